@@ -1,0 +1,53 @@
+// Bundles the extension host entry (and the headless CLI, once it exists) into dist/.
+// Usage: node esbuild.mjs [--production] [--watch]
+import * as esbuild from "esbuild";
+import { existsSync } from "node:fs";
+
+const production = process.argv.includes("--production");
+const watch = process.argv.includes("--watch");
+
+/** Entry points that exist in this checkout (the CLI arrives with the agent loop). */
+const entries = [
+  { in: "src/extension.ts", out: "extension" },
+  { in: "src/cli/main.ts", out: "cli" },
+].filter((entry) => existsSync(entry.in));
+
+/** Prints build results in the format the VS Code problem matcher in .vscode/tasks.json reads. */
+const problemMatcherPlugin = {
+  name: "problem-matcher",
+  setup(build) {
+    build.onStart(() => console.log("[watch] build started"));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log("[watch] build finished");
+    });
+  },
+};
+
+const options = {
+  entryPoints: entries,
+  outdir: "dist",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: ["vscode"],
+  sourcemap: true,
+  sourcesContent: false,
+  minify: production,
+  // ESM-only dependencies (p-wait-for) are bundled into the CommonJS output; keep import.meta.url working.
+  define: { "import.meta.url": "__tandemImportMetaUrl" },
+  banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
+  logLevel: watch ? "silent" : "info",
+  plugins: watch ? [problemMatcherPlugin] : [],
+};
+
+if (watch) {
+  const context = await esbuild.context(options);
+  await context.watch();
+} else {
+  await esbuild.build(options);
+}

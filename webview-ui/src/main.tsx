@@ -1,0 +1,11 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+
+const container = document.getElementById("root");
+if (!container) throw new Error("Tandem webview: #root element is missing from the page");
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
