@@ -1,0 +1,189 @@
+/**
+ * Anthropic Messages API, streamed as raw events so every event is seen (thinking signatures,
+ * redacted thinking, cache usage). The SDK never retries: retrying is the Task's business,
+ * which shows a countdown and stops at once on cancel.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { classifyError } from "../classify-error.js";
+import type { ResolvedConfiguration } from "../config.js";
+import { calculateCost, usageFromAnthropic, type NormalisedUsage } from "../cost.js";
+import { ApiError } from "../errors.js";
+import { guardStream, InFlightRequests } from "../stream-guard.js";
+import type { ApiHandler, ApiMessage, ApiStream, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
+import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from "./anthropic-format.js";
+
+const PROVIDER = "Anthropic";
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+export class AnthropicHandler implements ApiHandler {
+  /** Absent when no key is set: createMessage then fails with `auth` (the SDK would look for credentials elsewhere). */
+  private readonly client: Anthropic | undefined;
+  private readonly inFlight = new InFlightRequests();
+
+  constructor(private readonly config: ResolvedConfiguration) {
+    if (config.apiKey) {
+      this.client = new Anthropic({
+        apiKey: config.apiKey,
+        // Explicit nulls and URL keep the SDK from picking up ANTHROPIC_* variables or profiles.
+        authToken: null,
+        baseURL: config.baseUrl ?? DEFAULT_BASE_URL,
+        maxRetries: 0,
+        ...(config.requestTimeoutMs ? { timeout: config.requestTimeoutMs } : {}),
+      });
+    }
+  }
+
+  getModel(): { id: string; info: ModelInfo } {
+    return this.config.model;
+  }
+
+  abort(): void {
+    this.inFlight.abortAll();
+  }
+
+  createMessage(systemPrompt: string, messages: readonly ApiMessage[], tools?: readonly ToolSpec[]): ApiStream {
+    // Taken now, not when iteration starts, so an abort() in between still reaches it.
+    const controller = this.inFlight.begin();
+    return this.stream(controller, systemPrompt, messages, tools);
+  }
+
+  private async *stream(
+    controller: AbortController,
+    systemPrompt: string,
+    messages: readonly ApiMessage[],
+    tools: readonly ToolSpec[] | undefined,
+  ): ApiStream {
+    try {
+      const client = this.client;
+      if (!client) throw new ApiError("auth", `${PROVIDER}: no API key is set.`);
+      if (messages.length === 0) throw new ApiError("bad_request", `${PROVIDER}: there is no message to send.`);
+      const params = this.buildParams(systemPrompt, messages, tools);
+      const events = guardStream<Anthropic.RawMessageStreamEvent>(
+        (signal) => client.messages.create(params, { signal }),
+        {
+          controller,
+          idleTimeoutMs: this.config.streamIdleTimeoutMs,
+          provider: PROVIDER,
+          isEndMarker: (event) => event.type === "message_stop",
+          classify: (error, aborted) => classifyError(error, { provider: PROVIDER, aborted }),
+        },
+      );
+      const toChunks = new AnthropicEventReader(this.config.model.info);
+      for await (const event of events) {
+        yield* toChunks.read(event);
+      }
+    } finally {
+      this.inFlight.end(controller);
+    }
+  }
+
+  private buildParams(
+    systemPrompt: string,
+    messages: readonly ApiMessage[],
+    tools: readonly ToolSpec[] | undefined,
+  ): Anthropic.MessageCreateParamsStreaming {
+    const { id, info } = this.config.model;
+    const cache = info.supportsPromptCache;
+    const budget = this.config.thinkingBudgetTokens;
+    const system = toAnthropicSystem(systemPrompt, cache);
+    return {
+      model: id,
+      max_tokens: info.maxOutputTokens,
+      messages: toAnthropicMessages(messages, cache),
+      stream: true,
+      ...(system ? { system } : {}),
+      ...(tools && tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
+      // The API refuses a temperature together with extended thinking.
+      ...(budget ? { thinking: { type: "enabled", budget_tokens: budget } } : { temperature: 0 }),
+    };
+  }
+}
+
+/** Turns raw stream events into our chunks; tool calls are numbered 0, 1, … as OpenAI does. */
+class AnthropicEventReader {
+  private readonly toolIndexByBlock = new Map<number, number>();
+
+  constructor(private readonly info: ModelInfo) {}
+
+  *read(event: Anthropic.RawMessageStreamEvent): Generator<ApiStreamChunk> {
+    switch (event.type) {
+      case "message_start":
+        // Input and cache counts arrive here; the output count here is a placeholder.
+        yield this.usage({ ...usageFromAnthropic(event.message.usage), outputTokens: 0 });
+        break;
+      case "message_delta":
+        // The final output count; input counts repeated here would be counted twice.
+        yield this.usage({ inputTokens: 0, outputTokens: event.usage.output_tokens });
+        break;
+      case "content_block_start":
+        yield* this.blockStart(event);
+        break;
+      case "content_block_delta":
+        yield* this.blockDelta(event);
+        break;
+      case "content_block_stop":
+      case "message_stop":
+        break;
+    }
+  }
+
+  private *blockStart(event: Anthropic.RawContentBlockStartEvent): Generator<ApiStreamChunk> {
+    const block = event.content_block;
+    switch (block.type) {
+      case "text":
+        if (block.text) yield { type: "text", text: block.text };
+        break;
+      case "thinking":
+        if (block.thinking) yield { type: "reasoning", reasoning: block.thinking };
+        break;
+      case "redacted_thinking":
+        yield { type: "reasoning", reasoning: "", redactedData: block.data };
+        break;
+      case "tool_use": {
+        const index = this.toolIndexByBlock.size;
+        this.toolIndexByBlock.set(event.index, index);
+        yield { type: "tool_calls", index, id: block.id, name: block.name, argumentsDelta: "" };
+        break;
+      }
+      default:
+        // Server-side tool blocks: we offer no server tools, so none should arrive.
+        break;
+    }
+  }
+
+  private *blockDelta(event: Anthropic.RawContentBlockDeltaEvent): Generator<ApiStreamChunk> {
+    const delta = event.delta;
+    switch (delta.type) {
+      case "text_delta":
+        yield { type: "text", text: delta.text };
+        break;
+      case "thinking_delta":
+        yield { type: "reasoning", reasoning: delta.thinking };
+        break;
+      case "signature_delta":
+        yield { type: "reasoning", reasoning: "", signature: delta.signature };
+        break;
+      case "input_json_delta": {
+        const index = this.toolIndexByBlock.get(event.index);
+        if (index === undefined) {
+          throw new ApiError("unknown", `${PROVIDER}: tool input arrived for block ${event.index}, which is no tool call.`);
+        }
+        yield { type: "tool_calls", index, argumentsDelta: delta.partial_json };
+        break;
+      }
+      case "citations_delta":
+        break;
+    }
+  }
+
+  private usage(usage: NormalisedUsage): ApiStreamChunk {
+    return {
+      type: "usage",
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+      cacheReadTokens: usage.cacheReadTokens ?? 0,
+      totalCost: calculateCost(this.info, usage),
+    };
+  }
+}
