@@ -1,0 +1,115 @@
+/**
+ * The fixed texts the agent loop sends back to the model: tool errors, denials, reminders.
+ * Kept in one place so their wording stays consistent with the system prompt.
+ */
+import type { ImageBlock, TextBlock } from "../../api/types";
+
+export type ToolCallMode = "xml" | "native";
+
+const XML_FORMAT_RECAP = `Write the tool call as XML at the end of your message: the tool name is the outer tag and each parameter an inner tag.
+
+<tool_name>
+<parameter_name>value</parameter_name>
+</tool_name>`;
+
+const NATIVE_FORMAT_RECAP = "Call the tool through the function-calling interface, one tool per message.";
+
+export const formatResponse = {
+  /** The model answered with prose only. */
+  noToolsUsed(mode: ToolCallMode = "xml"): string {
+    return [
+      "[ERROR] Your last message did not use a tool. Every message must use exactly one tool.",
+      mode === "xml" ? XML_FORMAT_RECAP : NATIVE_FORMAT_RECAP,
+      "If the task is done, use attempt_completion to present the result. If you need information only the " +
+        "person has, use ask_followup_question. Otherwise take the next step with the right tool.",
+    ].join("\n\n");
+  },
+
+  toolError(message: string): string {
+    return `The tool failed:\n<error>\n${message}\n</error>`;
+  },
+
+  missingParam(tool: string, param: string): string {
+    return (
+      `Missing value for the required parameter '${param}' of ${tool}. ` +
+      "Try again with every required parameter given in full."
+    );
+  },
+
+  toolDenied(): string {
+    return "The person denied this operation.";
+  },
+
+  toolDeniedWithFeedback(feedback: string): string {
+    return `The person denied this operation and said:\n<feedback>\n${feedback}\n</feedback>`;
+  },
+
+  /** A tool's output, with the person's images (data URLs) when there are any. */
+  toolResult(text: string, images?: readonly string[]): string | (TextBlock | ImageBlock)[] {
+    if (images === undefined || images.length === 0) return text;
+    return [{ type: "text", text }, ...images.map(imageBlockFromDataUrl)];
+  },
+
+  /** Sent when the person lets the task go on after the mistake limit was reached. */
+  tooManyMistakes(feedback?: string): string {
+    const guidance = feedback?.trim()
+      ? `The person gave this guidance:\n<feedback>\n${feedback}\n</feedback>`
+      : "Step back, look at what went wrong, and try a different approach.";
+    return `You seem to be having trouble making progress: several steps in a row failed. ${guidance}`;
+  },
+
+  interruptedByUser(): string {
+    return "[Response interrupted by user]";
+  },
+
+  interruptedByToolRejection(): string {
+    return "[Response interrupted: the person denied the tool above, so the rest of this message was not used.]";
+  },
+
+  onlyOneToolPerMessage(): string {
+    return "This tool was not run: only one tool may be used per message. Wait for the result of the first one.";
+  },
+
+  contextTruncatedNote(): string {
+    return "[Note: earlier parts of this conversation were removed to fit the context window. Re-read files if you need their current content.]";
+  },
+
+  /** A later tool in a message whose earlier tool the person denied. */
+  toolSkippedAfterRejection(tool: string): string {
+    return `${tool} was not run: the person denied an earlier tool in this message, so the rest of it was skipped.`;
+  },
+
+  /** A native tool call whose arguments could not be read as a JSON object. */
+  invalidToolArguments(tool: string, detail: string): string {
+    return (
+      `The arguments of ${tool} could not be read (${detail}). ` +
+      "Call it again with a JSON object whose values are all strings."
+    );
+  },
+
+  /** Leads the person's reply to attempt_completion (the executor appends the <feedback>). */
+  completionFeedback(): string {
+    return "The person did not accept the result yet and replied. Act on their feedback, then use attempt_completion again.";
+  },
+
+  /** Appended to an answer whose stream broke after a tool had already run. */
+  responseCutShort(reason: string): string {
+    return `[Your response was cut short by an error (${reason}). Everything above it was kept; continue from the tool result.]`;
+  },
+
+  unknownTool(name: string, available?: readonly string[]): string {
+    const list = available && available.length > 0 ? ` Available tools: ${available.join(", ")}.` : "";
+    return `There is no tool named '${name}'.${list}`;
+  },
+};
+
+const DATA_URL = /^data:(image\/[\w.+-]+);base64,(.*)$/s;
+
+/** Attached images travel as data URLs in the chat and as base64 blocks to the model. */
+export function imageBlockFromDataUrl(dataUrl: string): ImageBlock {
+  const match = DATA_URL.exec(dataUrl);
+  if (!match?.[1] || match[2] === undefined) {
+    throw new Error(`Not a base64 image data URL: ${dataUrl.slice(0, 40)}…`);
+  }
+  return { type: "image", mediaType: match[1], data: match[2] };
+}

@@ -1,0 +1,54 @@
+/**
+ * A ToolContext for tests: a real temp workspace, scripted answers to approvals and asks, and a
+ * record of everything the tool said or asked. Our own interface, so a fake is honest here.
+ */
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
+import type { ApprovalDecision, ApprovalRequest, ToolContext } from "./types";
+
+export interface FakeContextLog {
+  readonly approvals: ApprovalRequest[];
+  readonly asks: { kind: AskKind; text: string; options?: string[] }[];
+  readonly says: { kind: SayKind; text?: string; tool?: ToolMessageInfo; partial?: boolean }[];
+}
+
+export interface FakeContextScript {
+  /** Answers to approval requests, in order; once used up, everything is approved. */
+  approvals?: ApprovalDecision[];
+  /** Answers to asks, in order; running out is a test bug and throws. */
+  answers?: AskResponse[];
+  signal?: AbortSignal;
+}
+
+export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { ctx: ToolContext; log: FakeContextLog } {
+  const log: FakeContextLog = { approvals: [], asks: [], says: [] };
+  const approvals = [...(script.approvals ?? [])];
+  const answers = [...(script.answers ?? [])];
+  const ctx: ToolContext = {
+    cwd,
+    host: { workspace: { root: cwd }, window: { notify: () => undefined } },
+    signal: script.signal ?? new AbortController().signal,
+    requestApproval(request) {
+      log.approvals.push(request);
+      return Promise.resolve(approvals.shift() ?? { approved: true });
+    },
+    ask(kind, text, extra) {
+      log.asks.push({ kind, text, ...(extra?.options ? { options: extra.options } : {}) });
+      const answer = answers.shift();
+      return answer ? Promise.resolve(answer) : Promise.reject(new Error(`No scripted answer for ask "${kind}"`));
+    },
+    say(kind, text, extra) {
+      log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial });
+      return Promise.resolve();
+    },
+  };
+  return { ctx, log };
+}
+
+/** A fresh temp folder (realpath'd, since macOS's tmpdir is itself a symlink) and its cleanup. */
+export async function tempDir(prefix = "tandem-tools-"): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), prefix)));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}

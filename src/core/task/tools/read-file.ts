@@ -1,0 +1,145 @@
+/**
+ * read_file: shows a text file (or a range of it) with line numbers, so the model can cite
+ * and edit exact lines. Output is capped; the note at the cut says how to read on.
+ */
+import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { resolveToolPath } from "./paths";
+import { ToolError, type ToolDefinition } from "./types";
+
+export const MAX_LINES = 2000;
+export const MAX_BYTES = 256 * 1024;
+const BINARY_PROBE_BYTES = 8192;
+
+interface LineRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Excerpt {
+  readonly lines: { n: number; text: string }[];
+  /** Why reading stopped before the range ended, if it did. */
+  readonly cut?: "lines" | "bytes" | "long_line";
+  /** Lines in the file; known only when the read reached its end. */
+  readonly total?: number;
+}
+
+export const readFileTool: ToolDefinition = {
+  name: "read_file",
+  description:
+    "Read a text file from the workspace. The result shows each line with its number (`  12 | text`). " +
+    `Long files are cut after ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB; read further with start_line/end_line. ` +
+    "Binary files are refused.",
+  params: [
+    { name: "path", required: true, description: "File path, relative to the working directory." },
+    { name: "start_line", required: false, description: "First line to show (1-based). Default: 1." },
+    { name: "end_line", required: false, description: "Last line to show (inclusive). Default: end of file." },
+  ],
+  readOnly: true,
+  approval: "read",
+  example: "<read_file>\n<path>src/main.ts</path>\n</read_file>",
+  async execute(params, ctx) {
+    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+    const range = parseRange(params.start_line, params.end_line);
+    await requireFile(target.absolute);
+    const decision = await ctx.requestApproval({
+      category: "read",
+      message: { tool: "read_file", path: target.relative, content: target.absolute, outsideWorkspace: target.outsideWorkspace },
+      paths: [target.absolute],
+    });
+    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+    if (await looksBinary(target.absolute)) {
+      throw new ToolError("invalid_param", `${target.relative} is a binary file; read_file only reads text files.`);
+    }
+    const excerpt = await readLines(target.absolute, range, ctx.signal);
+    return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
+  },
+};
+
+function parseRange(startParam: string | undefined, endParam: string | undefined): LineRange {
+  const start = parseLineNumber("start_line", startParam) ?? 1;
+  const end = parseLineNumber("end_line", endParam) ?? Number.POSITIVE_INFINITY;
+  if (end < start) throw new ToolError("invalid_param", `end_line (${end}) is before start_line (${start}).`);
+  return { start, end };
+}
+
+function parseLineNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new ToolError("invalid_param", `${name} must be a whole number from 1 up (lines are 1-based); got "${value}".`);
+  }
+  return n;
+}
+
+async function requireFile(absolute: string): Promise<void> {
+  const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `File not found: ${absolute}`);
+    throw error;
+  });
+  if (!stats.isFile()) throw new ToolError("invalid_param", `${absolute} is not a file (it is a folder or a device).`);
+}
+
+/** Text files have no NUL bytes; nearly every binary format has some near the start. */
+async function looksBinary(absolute: string): Promise<boolean> {
+  const handle = await open(absolute, "r");
+  try {
+    const probe = Buffer.alloc(BINARY_PROBE_BYTES);
+    const { bytesRead } = await handle.read(probe, 0, BINARY_PROBE_BYTES, 0);
+    return probe.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Streams the file, so a huge file costs only what is shown. */
+async function readLines(absolute: string, range: LineRange, signal: AbortSignal): Promise<Excerpt> {
+  const stream = createReadStream(absolute, { encoding: "utf8", signal });
+  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const lines: { n: number; text: string }[] = [];
+  let n = 0;
+  let bytes = 0;
+  try {
+    for await (const raw of reader) {
+      n++;
+      if (n < range.start) continue;
+      if (n > range.end) return { lines };
+      const text = n === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+      if (lines.length === MAX_LINES) return { lines, cut: "lines" };
+      const size = Buffer.byteLength(text) + 1;
+      if (bytes + size <= MAX_BYTES) {
+        lines.push({ n, text });
+        bytes += size;
+      } else if (lines.length === 0) {
+        lines.push({ n, text: Buffer.from(text).subarray(0, MAX_BYTES).toString() });
+        return { lines, cut: "long_line" };
+      } else {
+        return { lines, cut: "bytes" };
+      }
+    }
+  } finally {
+    reader.close();
+    stream.destroy();
+  }
+  return { lines, total: n };
+}
+
+function formatExcerpt(relative: string, range: LineRange, excerpt: Excerpt): string {
+  const { lines, cut, total } = excerpt;
+  const last = lines.at(-1);
+  if (last === undefined) {
+    if (total === 0) return `(${relative} is empty)`;
+    throw new ToolError("invalid_param", `start_line ${range.start} is past the end of ${relative}, which has ${total} lines.`);
+  }
+  const width = Math.max(4, String(last.n).length);
+  const body = lines.map(({ n, text }) => `${String(n).padStart(width)} | ${text}`).join("\n");
+  return cut === undefined ? body : `${body}\n\n${cutNote(cut, lines[0]?.n ?? 1, last.n)}`;
+}
+
+function cutNote(cut: NonNullable<Excerpt["cut"]>, first: number, last: number): string {
+  const more = `To read on, call read_file again with start_line=${last + 1} (and end_line to choose how far).`;
+  if (cut === "long_line") return `[Line ${last} is longer than ${MAX_BYTES / 1024} KB and was cut there. ${more}]`;
+  const limit = cut === "lines" ? `${MAX_LINES} lines` : `${MAX_BYTES / 1024} KB`;
+  return `[Output cut at ${limit}: showing lines ${first}-${last}, and the file goes on. ${more}]`;
+}

@@ -1,0 +1,52 @@
+/**
+ * The one list of tools. The XML parser's grammar, the native tool specs and the system prompt
+ * are all derived from it, so a tool is added in exactly one place.
+ */
+import type { ToolSpec } from "../../../api/types";
+import { askFollowupQuestionTool } from "./ask-followup-question";
+import { attemptCompletionTool } from "./attempt-completion";
+import { readFileTool } from "./read-file";
+import type { ToolDefinition } from "./types";
+import { writeToFileTool } from "./write-to-file";
+
+/** Keys are the names the model uses; each must equal its definition's `name`. */
+export type ToolSet = Readonly<Record<string, ToolDefinition>>;
+
+export const TOOLS = {
+  read_file: readFileTool,
+  write_to_file: writeToFileTool,
+  attempt_completion: attemptCompletionTool,
+  ask_followup_question: askFollowupQuestionTool,
+} satisfies ToolSet;
+
+export type ToolName = keyof typeof TOOLS;
+
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(TOOLS, name);
+}
+
+/** The tool the model named, or undefined for an unknown name (not one from Object's prototype). */
+export function getTool(name: string, tools: ToolSet = TOOLS): ToolDefinition | undefined {
+  return Object.hasOwn(tools, name) ? tools[name] : undefined;
+}
+
+/** Tool name -> its parameter names: what the XML parser recognises as tags. */
+export function toolGrammar(tools: ToolSet = TOOLS): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(Object.values(tools).map((tool) => [tool.name, new Set(tool.params.map((p) => p.name))]));
+}
+
+/** The tools as native function-calling specs. Every parameter is a string, as in the XML format. */
+export function toolSpecs(tools: ToolSet = TOOLS): ToolSpec[] {
+  return Object.values(tools).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: {
+      type: "object",
+      properties: Object.fromEntries(
+        tool.params.map((p) => [p.name, { type: "string", description: p.description }]),
+      ),
+      required: tool.params.filter((p) => p.required).map((p) => p.name),
+      additionalProperties: false,
+    },
+  }));
+}

@@ -1,0 +1,87 @@
+/**
+ * The contract every tool handler implements. A tool gets a narrow context (never the Task):
+ * the workspace, an abort signal, and the three ways to talk to the person.
+ */
+import type { ImageBlock, TextBlock } from "../../../api/types";
+import type { HostBridge } from "../../../host/bridge";
+import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
+
+/** Which auto-approval setting governs a tool. */
+export type ApprovalCategory = "read" | "edit" | "command" | "browser" | "mcp" | "none";
+
+export interface ToolParamSpec {
+  readonly name: string;
+  readonly required: boolean;
+  /** One line for the system prompt. */
+  readonly description: string;
+}
+
+/** What a tool wants approved; the executor decides whether the person must be asked. */
+export interface ApprovalRequest {
+  readonly category: ApprovalCategory;
+  /** What the chat shows (and the person approves). */
+  readonly message: ToolMessageInfo;
+  /** Absolute paths the tool touches; any outside the workspace make it "external". */
+  readonly paths?: readonly string[];
+  /** For commands: the command line. */
+  readonly command?: string;
+}
+
+export type ApprovalDecision =
+  | { readonly approved: true; feedback?: { text?: string; images?: string[] } }
+  | { readonly approved: false; feedback?: { text?: string; images?: string[] } };
+
+export interface ToolContext {
+  /** The workspace root: relative paths resolve against it. */
+  readonly cwd: string;
+  readonly host: HostBridge;
+  /** Aborted when the task is cancelled; pass it to anything slow. */
+  readonly signal: AbortSignal;
+  requestApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
+  ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo }): Promise<AskResponse>;
+  say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
+}
+
+/** What a tool hands back; the executor turns it into the model's tool result. */
+export type ToolResult =
+  /** Success: content for the model. */
+  | { readonly kind: "ok"; content: string | (TextBlock | ImageBlock)[] }
+  /** The person declined; their feedback (if any) goes to the model. */
+  | { readonly kind: "rejected"; feedback?: { text?: string; images?: string[] } }
+  /** attempt_completion accepted by the person: the task loop ends. */
+  | { readonly kind: "task_completed" }
+  /** attempt_completion answered with feedback: the loop goes on with it. */
+  | { readonly kind: "completion_feedback"; feedback: { text?: string; images?: string[] } };
+
+/**
+ * A mistake the model made (missing parameter, file not found, no match). It goes back to the
+ * model as a tool error and counts toward the mistake limit.
+ */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+  constructor(
+    readonly reason: "missing_param" | "invalid_param" | "not_found" | "not_allowed" | "failed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolDefinition {
+  readonly name: string;
+  /** The model-facing description (system prompt). */
+  readonly description: string;
+  readonly params: readonly ToolParamSpec[];
+  /** Read-only tools may run while the initial checkpoint is still being made. */
+  readonly readOnly: boolean;
+  readonly approval: ApprovalCategory;
+  /** An example call for the system prompt, in the XML format. */
+  readonly example?: string;
+  /**
+   * Called while the block is still streaming, to show a live preview (params may be cut short).
+   * Must not ask the person anything.
+   */
+  presentPartial?(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<void>;
+  /** Runs the complete call. Required params are already checked by the executor. */
+  execute(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<ToolResult>;
+}

@@ -1,0 +1,104 @@
+/**
+ * write_to_file: creates a file or replaces its whole content, after approval. The write is
+ * atomic, missing folders are created, and an existing file keeps its CRLF line endings and
+ * its final newline (or lack of one).
+ */
+import { mkdir, readFile, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { writeFileAtomic } from "../../storage/atomic-write";
+import { resolveToolPath } from "./paths";
+import { ToolError, type ToolDefinition } from "./types";
+
+export const writeToFileTool: ToolDefinition = {
+  name: "write_to_file",
+  description:
+    "Create a file, or replace an existing file's entire content. Missing folders are created. " +
+    "Give the complete file: anything you leave out is gone, so never write placeholders such as " +
+    '"// rest of the file unchanged".',
+  params: [
+    { name: "path", required: true, description: "File path, relative to the working directory." },
+    { name: "content", required: true, description: "The complete new content of the file, as is (no code fences)." },
+  ],
+  readOnly: false,
+  approval: "edit",
+  example: '<write_to_file>\n<path>src/greet.ts</path>\n<content>\nexport const greet = (name: string) => `Hello, ${name}!`;\n</content>\n</write_to_file>',
+  async presentPartial(params, ctx) {
+    if (!params.path) return;
+    await ctx.say("tool", undefined, { tool: { tool: "write_to_file", path: params.path, content: params.content ?? "" }, partial: true });
+  },
+  async execute(params, ctx) {
+    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+    const existing = await readExisting(target.absolute);
+    let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
+    if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);
+    const decision = await ctx.requestApproval({
+      category: "edit",
+      message: { tool: "write_to_file", path: target.relative, content, outsideWorkspace: target.outsideWorkspace },
+      paths: [target.absolute],
+    });
+    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+    ctx.signal.throwIfAborted();
+    try {
+      await mkdir(path.dirname(target.absolute), { recursive: true });
+      await writeFileAtomic(target.absolute, content);
+    } catch (error) {
+      throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
+    }
+    return { kind: "ok", content: `The content was successfully saved to ${target.relative}.` };
+  },
+};
+
+/** The current content, or undefined when there is no file yet. */
+async function readExisting(absolute: string): Promise<string | undefined> {
+  try {
+    if (!(await stat(absolute)).isFile()) {
+      throw new ToolError("invalid_param", `${absolute} exists and is not a file (it is a folder or a device).`);
+    }
+    return await readFile(absolute, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ENOTDIR") throw new ToolError("invalid_param", `A parent of ${absolute} is a file, not a folder.`);
+    throw error;
+  }
+}
+
+const OPENING_FENCE = /^\s*```[\w+#.-]*\s*$/;
+const CLOSING_FENCE = /^\s*```\s*$/;
+
+/**
+ * Models sometimes wrap the whole file in a markdown code block. Only a fence on the first
+ * line AND one on the last line is removed, so fences inside the file stay.
+ */
+export function stripCodeFences(content: string): string {
+  const lines = content.split("\n");
+  const first = lines.findIndex((line) => line.trim() !== "");
+  const last = lines.findLastIndex((line) => line.trim() !== "");
+  if (first === -1 || first === last) return content;
+  if (!OPENING_FENCE.test(lines[first] ?? "") || !CLOSING_FENCE.test(lines[last] ?? "")) return content;
+  const inner = lines.slice(first + 1, last);
+  return inner.length === 0 ? "" : `${inner.join("\n")}\n`;
+}
+
+/**
+ * The parser drops the line break before `</content>`, so whether the file ends with a newline
+ * is decided here: an existing file keeps what it had, a new non-empty file gets one (as editors
+ * and linters expect).
+ */
+function matchFinalNewline(content: string, existing: string | undefined): string {
+  const wantNewline = existing === undefined ? content !== "" : /\n$/.test(existing);
+  const hasNewline = content.endsWith("\n");
+  if (wantNewline && !hasNewline) return `${content}\n`;
+  if (!wantNewline && hasNewline) return content.replace(/\r?\n$/, "");
+  return content;
+}
+
+/** Judged by the first line break, which is what editors do too. */
+function usesCrlf(text: string): boolean {
+  const newline = text.indexOf("\n");
+  return newline > 0 && text[newline - 1] === "\r";
+}
+
+function toCrlf(text: string): string {
+  return text.replace(/\r?\n/g, "\r\n");
+}

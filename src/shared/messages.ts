@@ -1,0 +1,115 @@
+/**
+ * The chat record: what the person sees of a task. Shared by the core and the webview,
+ * so it holds plain data only (no runtime imports).
+ */
+
+/** Questions the task puts to the person; each waits for an answer. */
+export type AskKind =
+  /** The model asks the person something (ask_followup_question). */
+  | "followup"
+  /** Approve a tool (edit, read, …); `tool` holds the details. */
+  | "tool"
+  /** Approve a shell command; `text` is the command. */
+  | "command"
+  /** A command is still running: proceed while it runs? */
+  | "command_output"
+  /** The model says the task is done; the person may reply to continue it. */
+  | "completion_result"
+  /** A request failed after the automatic retries: retry or stop. */
+  | "api_req_failed"
+  /** The model made too many mistakes in a row: continue (with guidance) or stop. */
+  | "mistake_limit_reached"
+  /** An interrupted task can be resumed. */
+  | "resume_task";
+
+/** Reports from the task; none waits. */
+export type SayKind =
+  /** The person's task text (first message). */
+  | "task"
+  /** Model prose. */
+  | "text"
+  /** Model reasoning. */
+  | "reasoning"
+  /** One API request: tokens and cost in `apiRequest`. */
+  | "api_req_started"
+  /** Something the person must see went wrong. */
+  | "error"
+  /** A failed request is being retried automatically; `retry` holds attempt and delay. */
+  | "error_retry"
+  /** The conversation was shortened to fit the context window. */
+  | "context_truncated"
+  /** A tool ran (auto-approved or approved); `tool` holds the details. */
+  | "tool"
+  /** The person's answer or feedback, shown in the chat. */
+  | "user_feedback"
+  /** The final result of the task. */
+  | "completion_result"
+  /** A shell command (auto-approved) and its output. */
+  | "command"
+  | "command_output"
+  /** Plain information (e.g. "task cancelled"). */
+  | "info";
+
+/** Details of a tool use shown in the chat. */
+export interface ToolMessageInfo {
+  tool: string;
+  path?: string;
+  /** Proposed file content, diff, or the tool's result, depending on the tool. */
+  content?: string;
+  /** True when the path lies outside the workspace. */
+  outsideWorkspace?: boolean;
+}
+
+/** Token and cost accounting of one API request, updated as usage arrives. */
+export interface ApiRequestInfo {
+  tokensIn: number;
+  tokensOut: number;
+  cacheWrites: number;
+  cacheReads: number;
+  cost: number;
+  /** Set once the request is over. */
+  outcome?: "completed" | "failed" | "cancelled" | "retried";
+  /** Provider error message when it failed. */
+  error?: string;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  maxAttempts: number;
+  delaySeconds: number;
+  /** What failed, for the person. */
+  reason: string;
+}
+
+interface ChatMessageBase {
+  /** Unique within a task; also the message's identity for updates. */
+  ts: number;
+  text?: string;
+  /** Data URLs of attached images. */
+  images?: string[];
+  /** True while the message is still streaming. */
+  partial?: boolean;
+  tool?: ToolMessageInfo;
+  apiRequest?: ApiRequestInfo;
+  retry?: RetryInfo;
+  /** Options offered with a followup question. */
+  options?: string[];
+}
+
+export interface AskMessage extends ChatMessageBase {
+  readonly type: "ask";
+  ask: AskKind;
+}
+
+export interface SayMessage extends ChatMessageBase {
+  readonly type: "say";
+  say: SayKind;
+}
+
+export type ChatMessage = AskMessage | SayMessage;
+
+/** The person's answer to an ask. */
+export type AskResponse =
+  | { readonly type: "yes"; text?: string; images?: string[] }
+  | { readonly type: "no"; text?: string; images?: string[] }
+  | { readonly type: "message"; text: string; images?: string[] };

@@ -1,0 +1,43 @@
+/** Settings shapes shared by the core, the extension host and the webview. */
+
+/** Cline's auto-approval switches. Commands and external paths each need their own switch. */
+export interface AutoApprovalSettings {
+  readFiles: boolean;
+  readFilesExternally: boolean;
+  editFiles: boolean;
+  editFilesExternally: boolean;
+  executeSafeCommands: boolean;
+  executeAllCommands: boolean;
+  useBrowser: boolean;
+  useMcp: boolean;
+}
+
+export const DEFAULT_AUTO_APPROVAL: Readonly<AutoApprovalSettings> = {
+  readFiles: true,
+  readFilesExternally: false,
+  editFiles: false,
+  editFilesExternally: false,
+  executeSafeCommands: false,
+  executeAllCommands: false,
+  useBrowser: false,
+  useMcp: false,
+};
+
+/** How the model calls tools: XML in its text (any model) or the provider's native tool calls. */
+export type ToolCallMode = "xml" | "native";
+
+export interface AgentSettings {
+  /** Approve everything without asking. */
+  yolo: boolean;
+  autoApproval: AutoApprovalSettings;
+  /** Consecutive model mistakes before the task stops to ask (YOLO: ends). */
+  mistakeLimit: number;
+  toolCallMode: ToolCallMode;
+}
+
+export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
+  yolo: false,
+  autoApproval: DEFAULT_AUTO_APPROVAL,
+  mistakeLimit: 3,
+  toolCallMode: "xml",
+};
