@@ -19,6 +19,8 @@ export type AskKind =
   | "api_req_failed"
   /** The model made too many mistakes in a row: continue (with guidance) or stop. */
   | "mistake_limit_reached"
+  /** The model proposes to continue in a fresh task carrying this context. */
+  | "new_task"
   /** An interrupted task can be resumed. */
   | "resume_task";
 

@@ -15,6 +15,8 @@ export interface FakeContextLog {
 }
 
 export interface FakeContextScript {
+  /** Which paths count as ignored (default: none). */
+  ignored?: (absolutePath: string) => boolean;
   /** Answers to approval requests, in order; once used up, everything is approved. */
   approvals?: ApprovalDecision[];
   /** Answers to asks, in order; running out is a test bug and throws. */
@@ -28,6 +30,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
   const answers = [...(script.answers ?? [])];
   const ctx: ToolContext = {
     cwd,
+    ignore: { isIgnored: (absolutePath) => script.ignored?.(absolutePath) ?? false },
     host: { workspace: { root: cwd }, window: { notify: () => undefined } },
     signal: script.signal ?? new AbortController().signal,
     requestApproval(request) {

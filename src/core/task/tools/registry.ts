@@ -5,6 +5,7 @@
 import type { ToolSpec } from "../../../api/types";
 import { askFollowupQuestionTool } from "./ask-followup-question";
 import { attemptCompletionTool } from "./attempt-completion";
+import { newTaskTool } from "./new-task";
 import { readFileTool } from "./read-file";
 import type { ToolDefinition } from "./types";
 import { writeToFileTool } from "./write-to-file";
@@ -17,6 +18,7 @@ export const TOOLS = {
   write_to_file: writeToFileTool,
   attempt_completion: attemptCompletionTool,
   ask_followup_question: askFollowupQuestionTool,
+  new_task: newTaskTool,
 } satisfies ToolSet;
 
 export type ToolName = keyof typeof TOOLS;

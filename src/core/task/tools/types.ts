@@ -31,9 +31,16 @@ export type ApprovalDecision =
   | { readonly approved: true; feedback?: { text?: string; images?: string[] } }
   | { readonly approved: false; feedback?: { text?: string; images?: string[] } };
 
+/** Which paths tools may touch: the ignore file (.tandemignore/.clineignore) and secret files. */
+export interface PathGuard {
+  /** True when tools must not read, write or list this path. */
+  isIgnored(absolutePath: string): boolean;
+}
+
 export interface ToolContext {
   /** The workspace root: relative paths resolve against it. */
   readonly cwd: string;
+  readonly ignore: PathGuard;
   readonly host: HostBridge;
   /** Aborted when the task is cancelled; pass it to anything slow. */
   readonly signal: AbortSignal;
@@ -50,6 +57,8 @@ export type ToolResult =
   | { readonly kind: "rejected"; feedback?: { text?: string; images?: string[] } }
   /** attempt_completion accepted by the person: the task loop ends. */
   | { readonly kind: "task_completed" }
+  /** new_task accepted: this task ends and a fresh one starts with `context` as its prompt. */
+  | { readonly kind: "new_task"; context: string }
   /** attempt_completion answered with feedback: the loop goes on with it. */
   | { readonly kind: "completion_feedback"; feedback: { text?: string; images?: string[] } };
 

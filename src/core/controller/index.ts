@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import type { ApiConfiguration } from "../../api";
+import type { ApiHandler } from "../../api/types";
+import type { HostBridge } from "../../host/bridge";
+import type { AskResponse, ChatMessage } from "../../shared/messages";
+import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
+import { buildSystemPrompt } from "../prompts/system-prompt";
+import { TaskStorage } from "../storage/task-storage";
+import { Task, type CheckpointHook, type TaskOutcome } from "../task";
+import type { ChatListener } from "../task/message-state";
+import type { RetryOptions } from "../task/retry-policy";
+import { TOOLS } from "../task/tools/registry";
+import type { ToolDefinition } from "../task/tools/types";
+
+/** What the Controller tells its UI (the webview bridge, the CLI printer, a test). */
+export interface ControllerListener extends ChatListener {
+  /** A task began (its messages will follow) or the chat was cleared (undefined). */
+  onTaskChanged(taskId: string | undefined): void;
+  onTaskFinished(taskId: string, outcome: TaskOutcome): void;
+}
+
+export interface ControllerOptions {
+  host: HostBridge;
+  listener: ControllerListener;
+  /** Builds the provider client for a task; the SDKs load only when a task starts. */
+  createApiHandler: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
+  apiConfiguration: ApiConfiguration;
+  settings?: Partial<AgentSettings>;
+  /** Where task histories are kept; none keeps them in memory only. */
+  storageRoot?: string;
+  tools?: Readonly<Record<string, ToolDefinition>>;
+  retry?: Partial<RetryOptions>;
+  checkpoints?: CheckpointHook;
+  environment?: { os: string; shell: string };
+  partialUpdateIntervalMs?: number;
+}
+
+/**
+ * Owns the settings and exactly one Task at a time: a new prompt disposes the previous task and
+ * creates a fresh one. Routes the person's answers, cancel and clear to the current task.
+ */
+export class Controller {
+  private settings: AgentSettings;
+  private apiConfiguration: ApiConfiguration;
+  private task: Task | undefined;
+  private taskDone: Promise<TaskOutcome> | undefined;
+
+  constructor(private readonly options: ControllerOptions) {
+    this.settings = { ...DEFAULT_AGENT_SETTINGS, ...options.settings };
+    this.apiConfiguration = { ...options.apiConfiguration };
+  }
+
+  get currentTask(): Task | undefined {
+    return this.task;
+  }
+
+  getSettings(): AgentSettings {
+    return this.settings;
+  }
+
+  /** Changes apply to the running task at its next decision (e.g. turning YOLO on mid-task). */
+  updateSettings(change: Partial<AgentSettings>): void {
+    this.settings = { ...this.settings, ...change };
+  }
+
+  /** Applies to the next task; a running task keeps the client it started with. */
+  updateApiConfiguration(change: Partial<ApiConfiguration>): void {
+    this.apiConfiguration = { ...this.apiConfiguration, ...change };
+  }
+
+  /** Starts a task for the prompt, disposing the previous one. Resolves with the task once it runs. */
+  async newTask(text: string, images: readonly string[] = []): Promise<Task> {
+    if (!text.trim() && images.length === 0) throw new Error("A task needs some text or an image.");
+    await this.clearTask();
+    return this.launch(text, images);
+  }
+
+  /** Resolves with the outcome of the current task, following new_task hand-offs to the last one. */
+  async waitForTask(): Promise<TaskOutcome | undefined> {
+    return this.taskDone;
+  }
+
+  private async launch(text: string, images: readonly string[]): Promise<Task> {
+    const taskId = randomUUID();
+    const { options } = this;
+    const api = await options.createApiHandler(this.apiConfiguration);
+    const tools = options.tools ?? TOOLS;
+    const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
+    let prompt: { mode: string; text: string } | undefined;
+    const task = new Task({
+      taskId,
+      api,
+      host: options.host,
+      tools,
+      settings: () => this.settings,
+      systemPrompt: () => {
+        const mode = this.settings.toolCallMode;
+        if (prompt?.mode !== mode) {
+          prompt = { mode, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode }) };
+        }
+        return prompt.text;
+      },
+      listener: options.listener,
+      storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,
+      checkpoints: options.checkpoints,
+      retry: options.retry,
+      partialUpdateIntervalMs: options.partialUpdateIntervalMs,
+    });
+    this.task = task;
+    options.listener.onTaskChanged(taskId);
+    this.taskDone = task.startTask(text, images).then(async (outcome) => {
+      options.listener.onTaskFinished(taskId, outcome);
+      const handoff = task.handoffContext;
+      // new_task: the next task starts from the summary, unless the person moved on meanwhile.
+      if (!handoff || this.task !== task) return outcome;
+      await this.launch(handoff, []);
+      return (await this.taskDone) ?? outcome;
+    });
+    return task;
+  }
+
+  /**
+   * The person's answer to the pending question. Returns false when nothing was being asked
+   * (the UI keeps such a message queued until the task asks).
+   */
+  answer(response: AskResponse): boolean {
+    return this.task?.handleAskResponse(response) ?? false;
+  }
+
+  async cancelTask(): Promise<void> {
+    const task = this.task;
+    if (!task) return;
+    await task.abortTask();
+    await this.taskDone;
+  }
+
+  /** Ends the current task (if any) and empties the chat. */
+  async clearTask(): Promise<void> {
+    if (!this.task) return;
+    await this.cancelTask();
+    this.task = undefined;
+    this.taskDone = undefined;
+    this.options.listener.onTaskChanged(undefined);
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.task?.messages.chatMessages ?? [];
+  }
+}

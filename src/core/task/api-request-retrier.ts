@@ -1,0 +1,118 @@
+import type { ApiError } from "../../api/errors";
+import type { AskKind, AskResponse, RetryInfo, SayKind } from "../../shared/messages";
+import { truncateConversation } from "../context/truncate-conversation";
+import { abortableSleep } from "../util/abortable-sleep";
+import type { MessageState } from "./message-state";
+import { DEFAULT_RETRY_OPTIONS, planRetry, type RetryOptions } from "./retry-policy";
+
+export type { RetryOptions } from "./retry-policy";
+
+export interface ApiRequestRetrierDeps {
+  options?: Partial<RetryOptions>;
+  signal: AbortSignal;
+  messages: MessageState;
+  say(kind: SayKind, text?: string, extra?: { retry?: RetryInfo }): Promise<void>;
+  ask(kind: AskKind, text: string): Promise<AskResponse>;
+  withStateLock<T>(fn: () => T): Promise<T>;
+}
+
+export type RetryDecision = "retry" | "stop";
+
+/**
+ * What the Task does after a failed request: shorten the context once when it overflowed,
+ * retry with backoff (shown to the person as a countdown), and, once the automatic attempts are
+ * spent or the error cannot be retried, ask the person. Every wait ends at once on cancel.
+ */
+export class ApiRequestRetrier {
+  private readonly options: RetryOptions;
+  private attempts = 0;
+  private truncatedThisRound = false;
+
+  constructor(private readonly deps: ApiRequestRetrierDeps) {
+    this.options = { ...DEFAULT_RETRY_OPTIONS, ...deps.options };
+  }
+
+  /** Each round starts with a fresh budget of automatic retries. */
+  startRound(): void {
+    this.attempts = 0;
+    this.truncatedThisRound = false;
+  }
+
+  beforeFirstChunk(error: ApiError, _requestTs: number): Promise<RetryDecision> {
+    return this.afterFailure(error);
+  }
+
+  async afterFailure(error: ApiError): Promise<RetryDecision> {
+    if (error.kind === "aborted" || this.deps.signal.aborted) return "stop";
+    if (error.kind === "context_window_exceeded" && !this.truncatedThisRound) {
+      if (await this.truncate()) return "retry";
+    }
+    const plan = planRetry(error, this.attempts, this.options);
+    if (plan.action === "retry") {
+      this.attempts = plan.attempt;
+      return this.waitAndRetry(plan.delayMs, plan.attempt, describe(error));
+    }
+    if (plan.action === "ask_long_wait") {
+      const seconds = Math.ceil(plan.delayMs / 1000);
+      const answer = await this.deps.ask(
+        "api_req_failed",
+        `${describe(error)}\nThe provider asks to wait ${seconds} seconds before trying again. Wait and retry?`,
+      );
+      if (answer.type !== "yes" || this.deps.signal.aborted) return "stop";
+      this.attempts++;
+      return this.waitAndRetry(plan.delayMs, this.attempts, describe(error));
+    }
+    return this.askPerson(describe(error));
+  }
+
+  async afterEmptyAnswer(): Promise<RetryDecision> {
+    const reason = "The model returned an empty answer (no text and no tool use).";
+    await this.deps.say("error", reason);
+    if (this.attempts < this.options.maxAutoRetries) {
+      this.attempts++;
+      return this.waitAndRetry(this.options.baseDelayMs, this.attempts, reason);
+    }
+    return this.askPerson(reason);
+  }
+
+  private async askPerson(reason: string): Promise<RetryDecision> {
+    const answer = await this.deps.ask("api_req_failed", reason);
+    if (answer.type !== "yes" || this.deps.signal.aborted) return "stop";
+    this.attempts = 0;
+    this.truncatedThisRound = false;
+    return "retry";
+  }
+
+  private async waitAndRetry(delayMs: number, attempt: number, reason: string): Promise<RetryDecision> {
+    const retry: RetryInfo = {
+      attempt,
+      maxAttempts: this.options.maxAutoRetries,
+      delaySeconds: Math.round(delayMs / 100) / 10,
+      reason,
+    };
+    await this.deps.say("error_retry", `${reason} Retrying in ${retry.delaySeconds}s (attempt ${attempt}/${retry.maxAttempts}).`, { retry });
+    const waited = await abortableSleep(delayMs, this.deps.signal);
+    return waited ? "retry" : "stop";
+  }
+
+  /** Drops the oldest rounds so the request fits; false when there is nothing left to drop. */
+  private async truncate(): Promise<boolean> {
+    this.truncatedThisRound = true;
+    const removed = await this.deps.withStateLock(() => {
+      const result = truncateConversation(this.deps.messages.apiHistory, 0.5);
+      if (result.removed > 0) this.deps.messages.setApiHistory(result.history);
+      return result.removed;
+    });
+    if (removed === 0) return false;
+    await this.deps.say(
+      "context_truncated",
+      `The conversation no longer fit the model's context window: the ${removed} oldest messages after the task were removed and the request is being retried.`,
+    );
+    return true;
+  }
+}
+
+function describe(error: ApiError): string {
+  const status = error.status ? ` (HTTP ${error.status})` : "";
+  return `API request failed${status}: ${error.message}`;
+}

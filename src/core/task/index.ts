@@ -1,0 +1,542 @@
+import { Mutex } from "async-mutex";
+import pWaitFor from "p-wait-for";
+import { ApiError, isApiError } from "../../api/errors";
+import type { ApiHandler, ApiStream, ApiStreamUsageChunk, ContentBlock, ImageBlock } from "../../api/types";
+import type { HostBridge } from "../../host/bridge";
+import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { AgentSettings } from "../../shared/settings";
+import { IncrementalAssistantMessageParser } from "../assistant-message/incremental-parser";
+import { formatResponse } from "../prompts/responses";
+import { Throttle } from "../util/throttle";
+import { AnswerAssembler } from "./answer-assembler";
+import { ApiRequestRetrier, type RetryOptions } from "./api-request-retrier";
+import { type ChatListener, MessageState } from "./message-state";
+import { sanitizeStreamingText } from "./sanitize-text";
+import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
+import { TaskState } from "./task-state";
+import { ToolExecutor } from "./tool-executor";
+import { toolGrammar, toolSpecs } from "./tools/registry";
+import type { PathGuard, ToolDefinition } from "./tools/types";
+import type { TaskStorage } from "../storage/task-storage";
+
+/** Saves the workspace before the next round (checkpoints plug in here later). */
+export interface CheckpointHook {
+  save(round: number): Promise<void>;
+}
+
+export type TaskOutcome = "completed" | "failed" | "aborted" | "mistake_limit";
+
+export interface TaskParams {
+  taskId: string;
+  api: ApiHandler;
+  host: HostBridge;
+  tools: Readonly<Record<string, ToolDefinition>>;
+  /** Paths tools must not touch; none ignores nothing. */
+  ignore?: PathGuard;
+  /** Read on every decision, so a settings change applies to the running task. */
+  settings: () => AgentSettings;
+  systemPrompt: () => string;
+  listener: ChatListener;
+  storage?: TaskStorage;
+  checkpoints?: CheckpointHook;
+  retry?: Partial<RetryOptions>;
+  /** Interval between partial UI updates of streamed text (first token and tool blocks go at once). */
+  partialUpdateIntervalMs?: number;
+}
+
+/** Thrown through the loop when the task is cancelled; caught by initiateTaskLoop. */
+class TaskAbortedError extends Error {
+  constructor() {
+    super("Task aborted");
+  }
+}
+
+/**
+ * One task: created by the Controller for one prompt and thrown away afterwards. It drives the
+ * rounds (initiateTaskLoop → recursivelyMakeClineRequests → attemptApiRequest), presents the
+ * streamed answer block by block, and talks to the person only through ask and say.
+ */
+export class Task {
+  readonly taskId: string;
+  readonly state = new TaskState();
+  readonly messages: MessageState;
+  private readonly stateMutex = new Mutex();
+  private readonly abortController = new AbortController();
+  private readonly toolExecutor: ToolExecutor;
+  private readonly parser: IncrementalAssistantMessageParser;
+  private readonly retrier: ApiRequestRetrier;
+  private readonly textThrottle: Throttle;
+  private pendingAsk: { ts: number; resolve: (response: AskResponse) => void } | undefined;
+  private outcome: TaskOutcome = "failed";
+
+  constructor(private readonly params: TaskParams) {
+    this.taskId = params.taskId;
+    const report = (error: unknown) => this.reportInternalError(error);
+    this.messages = new MessageState(params.listener, params.storage, report);
+    this.textThrottle = new Throttle(params.partialUpdateIntervalMs ?? 40, report);
+    // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
+    const native = params.settings().toolCallMode === "native";
+    this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
+    this.toolExecutor = new ToolExecutor({
+      tools: params.tools,
+      cwd: params.host.workspace.root,
+      host: params.host,
+      signal: this.abortController.signal,
+      state: this.state,
+      ignore: params.ignore ?? { isIgnored: () => false },
+      settings: params.settings,
+      ask: (kind, text, extra) => this.ask(kind, text, extra),
+      say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
+    });
+    this.retrier = new ApiRequestRetrier({
+      options: params.retry,
+      signal: this.abortController.signal,
+      messages: this.messages,
+      say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
+      ask: (kind, text) => this.ask(kind, text),
+      withStateLock: (fn) => this.withStateLock(fn),
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.abortController.signal;
+  }
+
+  /** Every state change goes through this one lock. */
+  withStateLock<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.stateMutex.runExclusive(fn);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
+    await this.say("task", text, { images: [...images] });
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(toImageBlock)];
+    return this.initiateTaskLoop(content);
+  }
+
+  async initiateTaskLoop(userContent: ContentBlock[]): Promise<TaskOutcome> {
+    let next = userContent;
+    try {
+      while (!this.state.abort) {
+        const didEndLoop = await this.recursivelyMakeClineRequests(next);
+        if (didEndLoop) break;
+        // Only reached when a round ends without recursing: remind the model to use a tool.
+        next = [{ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) }];
+        this.state.consecutiveMistakeCount++;
+      }
+    } catch (error) {
+      if (!(error instanceof TaskAbortedError)) {
+        this.outcome = "failed";
+        await this.say("error", `Tandem stopped unexpectedly: ${errorMessage(error)}`);
+      }
+    }
+    if (this.state.abort) this.outcome = "aborted";
+    this.state.didFinish = true;
+    await this.textThrottle.flush();
+    await this.messages.flush();
+    return this.outcome;
+  }
+
+  /** Cancels the task: the stream, any wait for the person, and running tools stop at once. */
+  async abortTask(): Promise<void> {
+    if (this.state.abort) return;
+    this.state.abort = true;
+    this.abortController.abort();
+    this.params.api.abort();
+    this.textThrottle.cancel();
+    this.pendingAsk?.resolve({ type: "no" });
+    this.pendingAsk = undefined;
+  }
+
+  // ---------------------------------------------------------------- rounds
+
+  /** One round: a request, its answer presented and tools run, then the next round. Returns didEndLoop. */
+  async recursivelyMakeClineRequests(userContent: ContentBlock[]): Promise<boolean> {
+    if (this.state.abort) throw new TaskAbortedError();
+    const limitReply = await this.checkMistakeLimit();
+    if (limitReply === "end") return true;
+    if (limitReply) userContent = [...userContent, ...limitReply];
+
+    await this.withStateLock(() => {
+      this.state.apiRequestCount++;
+      this.messages.addApiMessage({ role: "user", content: userContent });
+    });
+    const requestTs = await this.say("api_req_started", undefined, { apiRequest: emptyRequestInfo() });
+    this.retrier.startRound();
+
+    for (;;) {
+      const attempt = await this.streamOneAnswer(requestTs);
+      if (attempt === "retry") continue;
+      if (attempt === "stop") {
+        this.outcome = "failed";
+        await this.updateRequest(requestTs, (info) => (info.outcome = "failed"));
+        return true;
+      }
+      break;
+    }
+
+    await this.params.checkpoints?.save(this.state.apiRequestCount);
+    if (this.state.didCompleteTask) {
+      // Record the completion's result too, so every tool call in the history has its answer.
+      await this.withStateLock(() => this.messages.addApiMessage({ role: "user", content: this.state.userMessageContent }));
+      this.outcome = "completed";
+      return true;
+    }
+    return this.recursivelyMakeClineRequests(this.state.userMessageContent);
+  }
+
+  /** At the mistake limit: YOLO ends the task; otherwise the person decides. */
+  private async checkMistakeLimit(): Promise<"end" | ContentBlock[] | undefined> {
+    const limit = this.params.settings().mistakeLimit;
+    if (this.state.consecutiveMistakeCount < limit) return undefined;
+    const text = `The model made ${this.state.consecutiveMistakeCount} mistakes in a row.`;
+    if (this.params.settings().yolo) {
+      await this.say("error", `${text} YOLO mode ends the task here instead of burning more tokens.`);
+      this.outcome = "mistake_limit";
+      return "end";
+    }
+    const answer = await this.ask("mistake_limit_reached", `${text} You can guide it, or stop.`);
+    if (this.state.abort) throw new TaskAbortedError();
+    if (answer.type === "no") {
+      this.outcome = "mistake_limit";
+      return "end";
+    }
+    await this.withStateLock(() => (this.state.consecutiveMistakeCount = 0));
+    if (answer.text) await this.say("user_feedback", answer.text, { images: answer.images });
+    return [{ type: "text", text: formatResponse.tooManyMistakes(answer.text) }, ...(answer.images ?? []).map(toImageBlock)];
+  }
+
+  /**
+   * Streams one answer and presents it. "retry" means the attempt failed before anything was
+   * kept and the same request should be sent again; "stop" means the person chose to stop.
+   */
+  private async streamOneAnswer(requestTs: number): Promise<"done" | "retry" | "stop"> {
+    await this.withStateLock(() => this.state.resetRound());
+    this.parser.reset();
+    const answer = new AnswerAssembler();
+    const firstMessageTs = this.messages.nextTs();
+    const coordinator = new StreamChunkCoordinator(this.attemptApiRequest(requestTs), {
+      onUsage: (usage) => void this.accountUsage(requestTs, usage),
+      abortRequest: () => this.params.api.abort(),
+    });
+
+    let failure: unknown;
+    let reasoningDone = false;
+    const xmlMode = this.params.settings().toolCallMode === "xml";
+    try {
+      for (let chunk = await coordinator.next(); chunk; chunk = await coordinator.next()) {
+        if (this.state.abort) break;
+        if (chunk.type === "reasoning") {
+          answer.addReasoning(chunk);
+          this.textThrottle.push(() => this.say("reasoning", answer.reasoningText, { partial: true }).then(() => undefined));
+        } else if (chunk.type === "tool_calls") {
+          answer.nativeCalls.add(chunk);
+        } else {
+          // Cline's rule: one XML tool per answer. Text after it is cut (and saves tokens),
+          // but the stream is read to its end otherwise, so the usage that closes it is counted.
+          if (this.state.didAlreadyUseTool && xmlMode && chunk.text.trim()) {
+            answer.note = formatResponse.onlyOneToolPerMessage();
+            break;
+          }
+          if (answer.reasoningText && !reasoningDone) {
+            reasoningDone = true;
+            await this.textThrottle.flush();
+            await this.say("reasoning", answer.reasoningText, { partial: false });
+          }
+          answer.text += chunk.text;
+          const blocks = this.parser.append(chunk.text);
+          await this.withStateLock(() => (this.state.assistantMessageContent = [...blocks]));
+          void this.presentAssistantMessage();
+        }
+        if (this.state.didRejectTool) {
+          answer.note = formatResponse.interruptedByToolRejection();
+          break;
+        }
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      await coordinator.stop();
+    }
+
+    if (this.state.abort) return this.keepInterruptedAnswer(answer);
+    if (failure !== undefined && !(failure instanceof RequestStopped)) {
+      const apiError = failure instanceof ApiError ? failure : new ApiError("unknown", errorMessage(failure), { cause: failure });
+      // A tool already changed the world this round: keep what we have instead of replaying it.
+      const hasCompleteTool = this.state.assistantMessageContent.some((b) => b.type === "tool_use" && !b.partial);
+      if (!this.state.didRunToolThisRound && !hasCompleteTool) {
+        await this.discardAttempt(firstMessageTs);
+        await this.updateRequest(requestTs, (info) => (info.error = apiError.message));
+        const decision = await this.retrier.afterFailure(apiError);
+        if (this.state.abort) throw new TaskAbortedError();
+        return decision;
+      }
+      answer.note = formatResponse.responseCutShort(apiError.message);
+    }
+    if (failure instanceof RequestStopped) return "stop";
+
+    await this.finishPresentation(answer, reasoningDone);
+    if (this.state.abort) return this.keepInterruptedAnswer(answer);
+    if (answer.isEmpty(this.state.assistantMessageContent)) {
+      await this.discardAttempt(firstMessageTs);
+      const decision = await this.retrier.afterEmptyAnswer();
+      if (this.state.abort) throw new TaskAbortedError();
+      return decision;
+    }
+    await this.withStateLock(() => {
+      this.messages.addApiMessage(answer.toApiMessage());
+      const usedTool = this.state.assistantMessageContent.some((b) => b.type === "tool_use");
+      if (!usedTool) {
+        this.state.userMessageContent.push({ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) });
+        this.state.consecutiveMistakeCount++;
+      }
+    });
+    await this.updateRequest(requestTs, (info) => (info.outcome = "completed"));
+    return "done";
+  }
+
+  /**
+   * Gets the stream for this round. Failures before the first chunk are retried here with
+   * backoff (or put to the person); the stream is yielded only once a first chunk arrived.
+   */
+  async *attemptApiRequest(requestTs: number): ApiStream {
+    for (;;) {
+      if (this.state.abort) throw new TaskAbortedError();
+      const stream = this.params.api.createMessage(
+        this.params.systemPrompt(),
+        this.messages.apiHistory,
+        this.params.settings().toolCallMode === "native" ? toolSpecs(this.params.tools) : undefined,
+      );
+      let first: IteratorResult<unknown>;
+      try {
+        first = await stream.next();
+      } catch (error) {
+        if (this.state.abort) throw new TaskAbortedError();
+        const apiError = isApiError(error) ? error : new ApiError("unknown", errorMessage(error), { cause: error });
+        const decision = await this.retrier.beforeFirstChunk(apiError, requestTs);
+        if (decision === "retry") continue;
+        throw new RequestStopped();
+      }
+      if (first.done) return;
+      yield first.value as never;
+      yield* stream;
+      return;
+    }
+  }
+
+  // ---------------------------------------------------------------- presentation
+
+  /**
+   * Advances through the parsed blocks: text to the chat, tool calls to the ToolExecutor. Runs
+   * one at a time; calls that arrive while it runs are folded into one more pass.
+   */
+  async presentAssistantMessage(): Promise<void> {
+    const state = this.state;
+    if (state.abort) return;
+    if (state.presentAssistantMessageLocked) {
+      state.presentAssistantMessageHasPendingUpdates = true;
+      return;
+    }
+    state.presentAssistantMessageLocked = true;
+    state.presentAssistantMessageHasPendingUpdates = false;
+    try {
+      for (;;) {
+        const block = state.assistantMessageContent[state.currentStreamingContentIndex];
+        if (!block) {
+          if (state.didCompleteReadingStream) state.userMessageContentReady = true;
+          break;
+        }
+        const partial = block.partial && !state.didCompleteReadingStream;
+        if (block.type === "text") {
+          if (!state.didRejectTool && !state.didAlreadyUseTool) await this.presentText(block.content, partial);
+        } else {
+          await this.toolExecutor.executeTool({ ...block, params: { ...block.params }, partial });
+        }
+        if (state.abort) break;
+        const skipRest = state.didRejectTool || state.didAlreadyUseTool;
+        if (partial && !skipRest) break;
+        state.currentStreamingContentIndex++;
+      }
+    } catch (error) {
+      await this.reportInternalError(error);
+      state.userMessageContentReady = true;
+    } finally {
+      state.presentAssistantMessageLocked = false;
+    }
+    if (state.presentAssistantMessageHasPendingUpdates) await this.presentAssistantMessage();
+  }
+
+  private async presentText(content: string, partial: boolean): Promise<void> {
+    const text = sanitizeStreamingText(content, partial);
+    if (partial) {
+      // Nothing to show yet (e.g. only the start of a tag has arrived).
+      if (!text) return;
+      this.textThrottle.push(() => this.say("text", text, { partial: true }).then(() => undefined));
+      return;
+    }
+    this.textThrottle.cancel();
+    if (text) await this.say("text", text, { partial: false });
+  }
+
+  /** Closes partial blocks, presents native tool calls, and waits until every block is done. */
+  private async finishPresentation(answer: AnswerAssembler, reasoningDone: boolean): Promise<void> {
+    await this.textThrottle.flush();
+    if (answer.reasoningText && !reasoningDone) await this.say("reasoning", answer.reasoningText, { partial: false });
+    const nativeCalls = answer.finishNativeCalls();
+    await this.withStateLock(() => {
+      this.state.assistantMessageContent = [
+        ...this.state.assistantMessageContent.map((b) => ({ ...b, partial: false })),
+        ...nativeCalls,
+      ];
+      this.state.didCompleteReadingStream = true;
+    });
+    await this.presentAssistantMessage();
+    await pWaitFor(() => this.state.userMessageContentReady || this.state.abort, { interval: 10 });
+  }
+
+  // ---------------------------------------------------------------- failures and cancel
+
+  /** Cancelled mid-answer: keep what arrived, marked as interrupted, so history stays whole. */
+  private async keepInterruptedAnswer(answer: AnswerAssembler): Promise<never> {
+    await this.textThrottle.flush();
+    await this.withStateLock(() => {
+      for (const message of this.messages.chatMessages) {
+        if (message.partial) this.messages.update(message.ts, (m) => (m.partial = false));
+      }
+      answer.note = formatResponse.interruptedByUser();
+      this.messages.addApiMessage(answer.toInterruptedApiMessage());
+    });
+    await this.say("info", "Task cancelled.");
+    throw new TaskAbortedError();
+  }
+
+  /** Removes the chat messages a failed attempt produced, so the retry does not duplicate them. */
+  private async discardAttempt(sinceTs: number): Promise<void> {
+    this.textThrottle.cancel();
+    await this.textThrottle.flush();
+    await pWaitFor(() => !this.state.presentAssistantMessageLocked, { interval: 5 });
+    await this.withStateLock(() => {
+      const shownByAttempt = (m: ChatMessage) =>
+        m.ts >= sinceTs && m.type === "say" && (m.say === "text" || m.say === "reasoning" || (m.say === "tool" && m.partial));
+      this.messages.remove(this.messages.chatMessages.filter(shownByAttempt).map((m) => m.ts));
+    });
+  }
+
+  // ---------------------------------------------------------------- ask and say
+
+  /** Shows a message (or updates the streaming one of the same kind). Returns its timestamp. */
+  async say(
+    kind: SayKind,
+    text?: string,
+    extra: { partial?: boolean; images?: string[]; tool?: ChatMessage["tool"]; apiRequest?: ApiRequestInfo; retry?: ChatMessage["retry"] } = {},
+  ): Promise<number> {
+    return this.withStateLock(() => {
+      const { partial = false, ...fields } = extra;
+      const last = this.messages.lastMessage;
+      if (last?.partial && last.type === "say" && last.say === kind) {
+        this.messages.update(last.ts, (m) => Object.assign(m, { text, partial }, fields));
+        return last.ts;
+      }
+      this.finishStreamingMessage();
+      const ts = this.messages.nextTs();
+      this.messages.add({ ts, type: "say", say: kind, text, partial, ...fields });
+      return ts;
+    });
+  }
+
+  /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
+  async ask(kind: AskKind, text: string, extra: { options?: string[]; tool?: ChatMessage["tool"] } = {}): Promise<AskResponse> {
+    if (this.state.abort) return { type: "no" };
+    const answer = new Promise<AskResponse>((resolve) => {
+      void this.withStateLock(() => {
+        if (this.state.abort) return resolve({ type: "no" });
+        if (this.pendingAsk) throw new Error(`Tandem asked "${kind}" while another question was still open`);
+        const last = this.messages.lastMessage;
+        const replacesPreview = last?.partial && last.type === "say" && last.say === "tool" && kind === "tool";
+        const ts = last && replacesPreview ? last.ts : this.messages.nextTs();
+        // Open before it is shown: a listener may answer synchronously while seeing it.
+        this.pendingAsk = { ts, resolve };
+        if (replacesPreview) {
+          this.messages.update(ts, (m) => Object.assign(m, { type: "ask", ask: kind, say: undefined, text, partial: false }, extra));
+        } else {
+          this.finishStreamingMessage();
+          this.messages.add({ ts, type: "ask", ask: kind, text, partial: false, ...extra });
+        }
+      }).catch((error: unknown) => {
+        void this.reportInternalError(error);
+        resolve({ type: "no" });
+      });
+    });
+    return answer;
+  }
+
+  /** The Controller delivers the person's answer here. Returns false if nothing was being asked. */
+  handleAskResponse(response: AskResponse): boolean {
+    const pending = this.pendingAsk;
+    if (!pending) return false;
+    this.pendingAsk = undefined;
+    pending.resolve(response);
+    return true;
+  }
+
+  /** The context new_task handed over, once the task ended with it. */
+  get handoffContext(): string | undefined {
+    return this.state.didFinish ? this.state.handoffContext : undefined;
+  }
+
+  get isAwaitingAnswer(): boolean {
+    return this.pendingAsk !== undefined;
+  }
+
+  /** A new message means the previous streaming one is complete. Call under the state lock. */
+  private finishStreamingMessage(): void {
+    const last = this.messages.lastMessage;
+    if (last?.partial) this.messages.update(last.ts, (m) => (m.partial = false));
+  }
+
+  // ---------------------------------------------------------------- accounting and helpers
+
+  private async accountUsage(requestTs: number, usage: ApiStreamUsageChunk): Promise<void> {
+    await this.updateRequest(requestTs, (info) => {
+      info.tokensIn += usage.inputTokens;
+      info.tokensOut += usage.outputTokens;
+      info.cacheWrites += usage.cacheWriteTokens ?? 0;
+      info.cacheReads += usage.cacheReadTokens ?? 0;
+      info.cost += usage.totalCost ?? 0;
+    });
+  }
+
+  private updateRequest(requestTs: number, change: (info: ApiRequestInfo) => void): Promise<void> {
+    return this.withStateLock(() => {
+      this.messages.update(requestTs, (m) => {
+        m.apiRequest ??= emptyRequestInfo();
+        change(m.apiRequest);
+      });
+    });
+  }
+
+  private async reportInternalError(error: unknown): Promise<void> {
+    this.params.host.window.notify("error", `Tandem: ${errorMessage(error)}`);
+  }
+}
+
+/** The person chose to stop after a failed request. */
+export class RequestStopped extends Error {
+  constructor() {
+    super("The person stopped the request");
+  }
+}
+
+function emptyRequestInfo(): ApiRequestInfo {
+  return { tokensIn: 0, tokensOut: 0, cacheWrites: 0, cacheReads: 0, cost: 0 };
+}
+
+function toImageBlock(dataUrl: string): ImageBlock {
+  const match = /^data:([^;]+);base64,(.*)$/s.exec(dataUrl);
+  return { type: "image", mediaType: match?.[1] ?? "image/png", data: match?.[2] ?? dataUrl };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,157 @@
+import type { ContentBlock, ImageBlock, TextBlock } from "../../api/types";
+import type { HostBridge } from "../../host/bridge";
+import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../shared/messages";
+import type { AgentSettings } from "../../shared/settings";
+import type { ToolUse } from "../assistant-message/types";
+import { formatResponse } from "../prompts/responses";
+import { isAutoApproved } from "./auto-approval";
+import type { TaskState } from "./task-state";
+import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
+
+/** A complete or partial tool call; native calls carry the provider's id. */
+export type ToolCall = ToolUse & { id?: string };
+
+export interface ToolExecutorDeps {
+  readonly tools: Readonly<Record<string, ToolDefinition>>;
+  readonly cwd: string;
+  readonly host: HostBridge;
+  readonly signal: AbortSignal;
+  readonly state: TaskState;
+  readonly ignore: PathGuard;
+  settings(): AgentSettings;
+  ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo }): Promise<AskResponse>;
+  say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
+}
+
+/**
+ * Runs the model's tool calls: the one place that checks required parameters, applies the
+ * auto-approval policy, enforces "one XML tool per answer" and "nothing after a rejection",
+ * counts mistakes, and turns every outcome into the next round's user content.
+ */
+export class ToolExecutor {
+  constructor(private readonly deps: ToolExecutorDeps) {}
+
+  async executeTool(call: ToolCall): Promise<void> {
+    const { state } = this.deps;
+    const native = call.id !== undefined;
+    if (state.didRejectTool) {
+      if (!call.partial) this.pushResult(call, formatResponse.toolSkippedAfterRejection(call.name));
+      return;
+    }
+    if (state.didAlreadyUseTool && !native) {
+      if (!call.partial) this.pushResult(call, formatResponse.onlyOneToolPerMessage());
+      return;
+    }
+    const tool = this.deps.tools[call.name];
+    if (call.partial) {
+      if (tool?.presentPartial) await tool.presentPartial(call.params, this.context());
+      return;
+    }
+    state.didAlreadyUseTool = true;
+    if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
+    if (call.params.__invalid_arguments !== undefined) {
+      return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
+    }
+    const missing = tool.params.find((p) => p.required && !call.params[p.name]?.trim());
+    if (missing) return this.modelMistake(call, formatResponse.missingParam(call.name, missing.name));
+
+    let result: ToolResult;
+    try {
+      state.didRunToolThisRound = true;
+      result = await tool.execute(call.params, this.context());
+    } catch (error) {
+      if (this.deps.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof ToolError) return this.modelMistake(call, message);
+      await this.deps.say("error", `${call.name} failed: ${message}`);
+      return this.pushResult(call, formatResponse.toolError(message));
+    }
+    await this.applyResult(call, result);
+  }
+
+  private async applyResult(call: ToolCall, result: ToolResult): Promise<void> {
+    const { state } = this.deps;
+    switch (result.kind) {
+      case "ok":
+        state.consecutiveMistakeCount = 0;
+        return this.pushResult(call, result.content);
+      case "rejected":
+        state.didRejectTool = true;
+        return this.pushResult(call, this.feedbackContent(formatResponse.toolDenied(), result.feedback));
+      case "task_completed":
+        state.consecutiveMistakeCount = 0;
+        state.didCompleteTask = true;
+        return this.pushResult(call, "The person accepted the result.");
+      case "new_task":
+        state.consecutiveMistakeCount = 0;
+        state.didCompleteTask = true;
+        state.handoffContext = result.context;
+        return this.pushResult(call, "The person started a new task with this context.");
+      case "completion_feedback":
+        state.consecutiveMistakeCount = 0;
+        return this.pushResult(call, this.feedbackContent(formatResponse.completionFeedback(), result.feedback));
+    }
+  }
+
+  private async modelMistake(call: ToolCall, message: string): Promise<void> {
+    this.deps.state.consecutiveMistakeCount++;
+    await this.deps.say("error", message);
+    this.pushResult(call, formatResponse.toolError(message));
+  }
+
+  private feedbackContent(lead: string, feedback?: { text?: string; images?: string[] }): (TextBlock | ImageBlock)[] {
+    const blocks: (TextBlock | ImageBlock)[] = [{ type: "text", text: lead }];
+    if (feedback?.text) blocks.push({ type: "text", text: `<feedback>\n${feedback.text}\n</feedback>` });
+    for (const image of feedback?.images ?? []) blocks.push(imageBlockFromDataUrl(image));
+    return blocks;
+  }
+
+  /** XML calls answer with text blocks; native calls with a tool_result for their id. */
+  private pushResult(call: ToolCall, content: string | (TextBlock | ImageBlock)[]): void {
+    const out = this.deps.state.userMessageContent;
+    if (call.id !== undefined) {
+      out.push({ type: "tool_result", toolUseId: call.id, content });
+      return;
+    }
+    out.push({ type: "text", text: `[${describeCall(call)}] Result:` });
+    if (typeof content === "string") out.push({ type: "text", text: content });
+    else out.push(...(content as ContentBlock[]));
+  }
+
+  private context(): ToolContext {
+    const { deps } = this;
+    return {
+      cwd: deps.cwd,
+      ignore: deps.ignore,
+      host: deps.host,
+      signal: deps.signal,
+      ask: (kind, text, extra) => deps.ask(kind, text, extra),
+      say: (kind, text, extra) => deps.say(kind, text, extra),
+      requestApproval: (request) => this.requestApproval(request),
+    };
+  }
+
+  private async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
+    const outside = request.message.outsideWorkspace === true;
+    if (isAutoApproved(request, this.deps.settings(), outside)) {
+      await this.deps.say(request.category === "command" ? "command" : "tool", request.command, { tool: request.message });
+      return { approved: true };
+    }
+    const kind: AskKind = request.category === "command" ? "command" : "tool";
+    const answer = await this.deps.ask(kind, request.command ?? "", { tool: request.message });
+    const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
+    if (feedback) await this.deps.say("user_feedback", feedback.text, { images: feedback.images });
+    if (answer.type === "yes" && !this.deps.signal.aborted) return { approved: true, feedback };
+    return { approved: false, feedback };
+  }
+}
+
+function describeCall(call: ToolCall): string {
+  const target = call.params.path ?? call.params.command ?? call.params.url;
+  return target ? `${call.name} for '${target}'` : call.name;
+}
+
+function imageBlockFromDataUrl(dataUrl: string): ImageBlock {
+  const match = /^data:([^;]+);base64,(.*)$/s.exec(dataUrl);
+  return { type: "image", mediaType: match?.[1] ?? "image/png", data: match?.[2] ?? dataUrl };
+}

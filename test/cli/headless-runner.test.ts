@@ -1,0 +1,137 @@
+/**
+ * The headless runner as a person runs it: the bundled `tandem` CLI in its own process, talking
+ * to the scripted model server started as another process.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as esbuild from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ScriptTurn } from "../support/script";
+
+let dir: string;
+let cliPath: string;
+let server: ChildProcess | undefined;
+let serverUrl: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "tandem-cli-"));
+  cliPath = join(dir, "cli.js");
+  // The same bundle settings as esbuild.mjs, so the test runs what ships.
+  await esbuild.build({
+    entryPoints: ["src/cli/main.ts"],
+    outfile: cliPath,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    define: { "import.meta.url": "__tandemImportMetaUrl" },
+    banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
+    logLevel: "silent",
+  });
+  server = spawn(process.execPath, ["--import", "tsx", "test/support/serve.ts", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  serverUrl = await new Promise<string>((resolve, reject) => {
+    server?.stdout?.on("data", (data: Buffer) => {
+      const match = /listening on (http:\/\/\S+)/.exec(data.toString());
+      if (match?.[1]) resolve(match[1]);
+    });
+    server?.once("exit", (code) => reject(new Error(`scripted server exited with ${code}`)));
+  });
+});
+
+afterAll(async () => {
+  server?.kill();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function script(turns: ScriptTurn[]): Promise<void> {
+  const response = await fetch(`${serverUrl}/__script`, { method: "POST", body: JSON.stringify(turns) });
+  expect(response.ok).toBe(true);
+}
+
+function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: dir, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    // A hung runner must fail its own test, not leak into the next one.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("tandem (headless runner)", () => {
+  it("runs a task to completion in YOLO mode and exits 0", async () => {
+    const workspace = await mkdtemp(join(dir, "ws-"));
+    await script([
+      { text: "Creating it.\n<write_to_file>\n<path>hello.txt</path>\n<content>\nhi there\n</content>\n</write_to_file>" },
+      { text: "<attempt_completion>\n<result>Created hello.txt</result>\n</attempt_completion>" },
+    ]);
+    const result = await runCli(["--yolo", "--cwd", workspace, "Create hello.txt"], {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: serverUrl,
+    });
+    expect(result.stderr).not.toMatch(/error/i);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Creating it.");
+    expect(result.stdout).toContain("Created hello.txt");
+    expect(await readFile(join(workspace, "hello.txt"), "utf8")).toBe("hi there\n");
+  });
+
+  it("prints one JSON object per message with --json, through the OpenAI protocol", async () => {
+    const workspace = await mkdtemp(join(dir, "ws-"));
+    await writeFile(join(workspace, "a.txt"), "alpha\n");
+    await script([
+      { text: "<read_file>\n<path>a.txt</path>\n</read_file>" },
+      { text: "<attempt_completion>\n<result>It says alpha.</result>\n</attempt_completion>" },
+    ]);
+    const result = await runCli(["--json", "--yolo", "--provider", "openai", "--base-url", `${serverUrl}/v1`, "--cwd", workspace, "What is in a.txt?"], {
+      OPENAI_API_KEY: "test-key",
+    });
+    expect(result.code).toBe(0);
+    const messages = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; say?: string; text?: string });
+    expect(messages[0]).toMatchObject({ type: "say", say: "task", text: "What is in a.txt?" });
+    expect(messages.some((m) => m.say === "completion_result" && m.text === "It says alpha.")).toBe(true);
+  });
+
+  it("exits non-zero when the task fails (an auth error is not retried)", async () => {
+    await script([{ kind: "fault", fault: "auth" }]);
+    const result = await runCli(["--yolo", "--cwd", dir, "Anything"], { ANTHROPIC_API_KEY: "bad", ANTHROPIC_BASE_URL: serverUrl });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/api_req_failed|401|auth/i);
+  });
+
+  it("exits 2 at the mistake limit in YOLO mode", async () => {
+    await script([{ text: "hmm" }, { text: "hmm" }, { text: "hmm" }]);
+    const result = await runCli(["--yolo", "--cwd", dir, "Anything"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: serverUrl });
+    expect(result.code).toBe(2);
+  });
+
+  it("rejects bad arguments with usage and exit code 64", async () => {
+    const result = await runCli(["--provider", "nope", "task"], {});
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('Unknown provider "nope"');
+    expect(result.stderr).toContain("Usage: tandem");
+  });
+
+  it("cancels cleanly on Ctrl-C (SIGINT) and exits 130", async () => {
+    await script([{ text: "slow ".repeat(2000), chunkSize: 5, delayMs: 5 }]);
+    const child = spawn(process.execPath, [cliPath, "--yolo", "--cwd", dir, "Write slowly"], {
+      env: { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: serverUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("slow") && resolve()));
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(130);
+  });
+});

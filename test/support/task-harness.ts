@@ -1,0 +1,156 @@
+/**
+ * Runs whole tasks through the real Controller, the real provider SDKs and the scripted model
+ * server, in a temporary workspace. A test scripts the model's turns and, optionally, how the
+ * "person" answers each question; every chat event is recorded for assertions.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApiHandler, type ApiConfiguration } from "../../src/api";
+import type { ApiMessage } from "../../src/api/types";
+import { Controller } from "../../src/core/controller";
+import type { TaskOutcome } from "../../src/core/task";
+import type { RetryOptions } from "../../src/core/task/retry-policy";
+import { NodeHost } from "../../src/host/node/node-host";
+import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/messages";
+import type { AgentSettings } from "../../src/shared/settings";
+import type { ToolDefinition } from "../../src/core/task/tools/types";
+import type { ScriptTurn } from "./script";
+import { startScriptedModelServer, type ScriptedModelServer } from "./scripted-model-server";
+
+export type Answerer = (ask: AskMessage) => AskResponse | undefined;
+
+export interface HarnessOptions {
+  provider: "anthropic" | "openai";
+  turns: ScriptTurn[];
+  settings?: Partial<AgentSettings>;
+  /** How the person answers; undefined leaves the question open (answer it with `answer`). */
+  answer?: Answerer;
+  retry?: Partial<RetryOptions>;
+  api?: Partial<ApiConfiguration>;
+  /** Replaces the tool registry (e.g. to add a tool that blocks until cancelled). */
+  tools?: Readonly<Record<string, ToolDefinition>>;
+}
+
+export interface Harness {
+  readonly server: ScriptedModelServer;
+  readonly controller: Controller;
+  readonly workspace: string;
+  readonly storage: string;
+  /** Every chat message as last seen, in order of first appearance. */
+  readonly messages: ChatMessage[];
+  /** Every ask as it was first shown. */
+  readonly asks: AskMessage[];
+  /** How many partial updates of streamed text reached the UI. */
+  readonly partialTextUpdates: number;
+  run(task: string): Promise<TaskOutcome>;
+  start(task: string): Promise<void>;
+  finished(): Promise<TaskOutcome>;
+  apiHistory(): ApiMessage[];
+  /** Resolves once an ask of this kind is open. */
+  waitForAsk(kind: AskMessage["ask"], timeoutMs?: number): Promise<AskMessage>;
+  dispose(): Promise<void>;
+}
+
+/** Answers yes to everything and finishes on completion: the person who approves all. */
+export const approveAll: Answerer = () => ({ type: "yes" });
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const server = await startScriptedModelServer({ turns: options.turns });
+  const workspace = await mkdtemp(join(tmpdir(), "tandem-ws-"));
+  const storage = await mkdtemp(join(tmpdir(), "tandem-store-"));
+  const messages: ChatMessage[] = [];
+  const byTs = new Map<number, number>();
+  const asks: AskMessage[] = [];
+  const askWaiters: { kind: string; resolve: (ask: AskMessage) => void }[] = [];
+
+  let partialTextUpdates = 0;
+  const seen = (message: ChatMessage, added: boolean) => {
+    if (message.partial && message.type === "say" && message.say === "text") partialTextUpdates++;
+    const copy = structuredClone(message);
+    const index = byTs.get(message.ts);
+    if (index === undefined) {
+      byTs.set(message.ts, messages.length);
+      messages.push(copy);
+    } else messages[index] = copy;
+    const isNewAsk = message.type === "ask" && !message.partial && (added || !asks.some((a) => a.ts === message.ts));
+    if (isNewAsk && message.type === "ask") {
+      asks.push(copy as AskMessage);
+      for (const waiter of askWaiters.filter((w) => w.kind === message.ask)) {
+        askWaiters.splice(askWaiters.indexOf(waiter), 1);
+        waiter.resolve(copy as AskMessage);
+      }
+      const response = options.answer?.(message);
+      if (response) queueMicrotask(() => controller.answer(response));
+    }
+  };
+
+  const controller: Controller = new Controller({
+    host: new NodeHost(workspace),
+    apiConfiguration: {
+      provider: options.provider,
+      apiKey: "test-key",
+      baseUrl: options.provider === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl,
+      modelId: options.provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-4.1",
+      streamIdleTimeoutMs: 2_000,
+      ...options.api,
+    },
+    createApiHandler: buildApiHandler,
+    settings: options.settings,
+    tools: options.tools,
+    storageRoot: storage,
+    retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },
+    partialUpdateIntervalMs: 5,
+    environment: { os: "Linux", shell: "/bin/bash" },
+    listener: {
+      onMessageAdded: (m) => seen(m, true),
+      onMessageUpdated: (m) => seen(m, false),
+      onMessagesRemoved: (timestamps) => {
+        const doomed = new Set(timestamps);
+        const kept = messages.filter((m) => !doomed.has(m.ts));
+        messages.splice(0, messages.length, ...kept);
+        byTs.clear();
+        messages.forEach((m, i) => byTs.set(m.ts, i));
+      },
+      onTaskChanged: () => {},
+      onTaskFinished: () => {},
+    },
+  });
+
+  return {
+    server,
+    controller,
+    workspace,
+    storage,
+    messages,
+    asks,
+    get partialTextUpdates() {
+      return partialTextUpdates;
+    },
+    async run(task) {
+      await controller.newTask(task);
+      return (await controller.waitForTask()) ?? "failed";
+    },
+    async start(task) {
+      await controller.newTask(task);
+    },
+    async finished() {
+      return (await controller.waitForTask()) ?? "failed";
+    },
+    apiHistory: () => structuredClone(controller.currentTask?.messages.apiHistory ?? []),
+    waitForAsk(kind, timeoutMs = 5_000) {
+      const open = controller.currentTask?.isAwaitingAnswer ? asks.findLast((a) => a.ask === kind) : undefined;
+      if (open) return Promise.resolve(open);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no "${kind}" question within ${timeoutMs} ms`)), timeoutMs);
+        askWaiters.push({ kind, resolve: (ask) => (clearTimeout(timer), resolve(ask)) });
+      });
+    },
+    async dispose() {
+      await controller.clearTask();
+      await server.close();
+      await rm(workspace, { recursive: true, force: true });
+      await rm(storage, { recursive: true, force: true });
+    },
+  };
+}
