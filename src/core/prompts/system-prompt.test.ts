@@ -42,7 +42,7 @@ describe("buildSystemPrompt", () => {
   });
 
   it("lists only tool names in native mode, without the XML format", () => {
-    expect(native).toContain("Available tools: read_file, write_to_file, attempt_completion, ask_followup_question.");
+    expect(native).toContain(`Available tools: ${Object.keys(TOOLS).join(", ")}.`);
     expect(native).not.toContain("<tool_name>");
     expect(native).not.toContain(TOOLS.read_file.description);
   });
