@@ -116,6 +116,39 @@ describe("tandem (headless runner)", () => {
     expect(result.code).toBe(2);
   });
 
+  it("leaves readable task files on disk when killed at any moment", async () => {
+    const storage = await mkdtemp(join(dir, "store-"));
+    const workspace = await mkdtemp(join(dir, "ws-"));
+    for (const killAfterMs of [40, 120, 250, 400]) {
+      await script([
+        { text: "<write_to_file>\n<path>a.txt</path>\n<content>a</content>\n</write_to_file>", chunkSize: 4, delayMs: 2 },
+        { text: "<write_to_file>\n<path>b.txt</path>\n<content>b</content>\n</write_to_file>", chunkSize: 4, delayMs: 2 },
+        { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>", chunkSize: 4, delayMs: 2 },
+      ]);
+      const child = spawn(process.execPath, [cliPath, "--yolo", "--storage", storage, "--cwd", workspace, "Write two files"], {
+        env: { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: serverUrl },
+        stdio: "ignore",
+      });
+      await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.on("exit", resolve));
+      // Drop what the killed run left in the script, so the next run starts clean.
+      expect((await fetch(`${serverUrl}/__script`, { method: "DELETE" })).ok).toBe(true);
+    }
+    const { readdir } = await import("node:fs/promises");
+    const tasks = await readdir(join(storage, "tasks"));
+    expect(tasks.length).toBeGreaterThan(0);
+    for (const task of tasks) {
+      // A kill between write and rename may leave a temp file behind; the real files stay whole.
+      const files = (await readdir(join(storage, "tasks", task))).filter((f) => f.endsWith(".json"));
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const parsed: unknown = JSON.parse(await readFile(join(storage, "tasks", task, file), "utf8"));
+        expect(Array.isArray(parsed)).toBe(true);
+      }
+    }
+  });
+
   it("rejects bad arguments with usage and exit code 64", async () => {
     const result = await runCli(["--provider", "nope", "task"], {});
     expect(result.code).toBe(64);

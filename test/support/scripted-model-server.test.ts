@@ -132,6 +132,15 @@ describe("control routes", () => {
     expect(listed[0]).toMatchObject({ protocol: "openai", turnIndex: 0, body: { model: "gpt-test" } });
   });
 
+  it("DELETE /__script drops the turns not served yet", async () => {
+    server.enqueue({ text: "served" }, { text: "left over" }, { text: "also left" });
+    expect(await anthropicText()).toBe("served");
+    const response = await fetch(`${server.url}/__script`, { method: "DELETE" });
+    expect(await response.json()).toEqual({ dropped: 2 });
+    server.enqueue({ text: "fresh" });
+    expect(await anthropicText()).toBe("fresh");
+  });
+
   it("POST /__script rejects a malformed script with a message naming the turn", async () => {
     const response = await fetch(`${server.url}/__script`, { method: "POST", body: JSON.stringify([{ kind: "fault", fault: "explode" }]) });
     expect(response.status).toBe(400);

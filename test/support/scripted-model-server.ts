@@ -4,7 +4,8 @@
  * whatever the endpoint, and records every request so tests can check what the agent sent.
  *
  * Control routes (not counted as model requests): GET /__requests returns the recorded
- * requests; POST /__script appends turns (a JSON array, or { "turns": [...] }).
+ * requests; POST /__script appends turns (a JSON array, or { "turns": [...] }); DELETE /__script
+ * drops the turns not served yet.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -84,6 +85,12 @@ class ScriptServer {
     if (req.method === "POST" && wire) return this.answer(wire, req, res, path);
     if (req.method === "GET" && path === "/__requests") return sendJson(res, 200, this.requests);
     if (req.method === "POST" && path === "/__script") return this.appendScript(req, res);
+    if (req.method === "DELETE" && path === "/__script") {
+      // Drops the turns not served yet, e.g. after a client was killed mid-task.
+      const dropped = this.turns.length - this.nextTurn;
+      this.nextTurn = this.turns.length;
+      return sendJson(res, 200, { dropped });
+    }
     sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
   }
 
