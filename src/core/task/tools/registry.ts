@@ -7,6 +7,7 @@ import { askFollowupQuestionTool } from "./ask-followup-question";
 import { attemptCompletionTool } from "./attempt-completion";
 import { newTaskTool } from "./new-task";
 import { readFileTool } from "./read-file";
+import { replaceInFileTool } from "./replace-in-file";
 import type { ToolDefinition } from "./types";
 import { writeToFileTool } from "./write-to-file";
 
@@ -16,6 +17,7 @@ export type ToolSet = Readonly<Record<string, ToolDefinition>>;
 export const TOOLS = {
   read_file: readFileTool,
   write_to_file: writeToFileTool,
+  replace_in_file: replaceInFileTool,
   attempt_completion: attemptCompletionTool,
   ask_followup_question: askFollowupQuestionTool,
   new_task: newTaskTool,

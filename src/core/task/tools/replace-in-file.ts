@@ -1,0 +1,184 @@
+/**
+ * replace_in_file: edits an existing file with SEARCH/REPLACE blocks (the engine is
+ * core/assistant-message/diff.ts). The diff is applied before anything is asked, so a diff that
+ * does not fit goes straight back to the model and the file is never touched; after approval the
+ * write is atomic, and the model gets the edited text back to base its next edit on.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { applyDiff, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
+import { writeFileAtomic } from "../../storage/atomic-write";
+import { formatResponse } from "../../prompts/responses";
+import { resolveToolPath, type ResolvedToolPath } from "./paths";
+import { ToolError, type ToolDefinition } from "./types";
+
+/** Files up to this many lines come back whole after an edit; longer ones as their changed regions. */
+export const WHOLE_FILE_LINES = 400;
+const CONTEXT_LINES = 3;
+
+const DESCRIPTION = `Edit an existing file by replacing exact lines with new ones, using SEARCH/REPLACE blocks. Use it for targeted changes; use write_to_file to create a file or to rewrite most of one.
+
+Each block (every marker on a line of its own):
+------- SEARCH
+[lines copied exactly from the file]
+=======
+[the lines that take their place]
++++++++ REPLACE
+
+Rules:
+- SEARCH must repeat the file's lines exactly: whole lines, with their indentation, comments and blank lines, and without read_file's line numbers. If there is no exact match, lines are compared ignoring leading/trailing whitespace, and a block of 3 or more lines may match by its first and last lines alone (same line count); anything else fails.
+- Keep SEARCH blocks short and unique: a few lines, plus just enough unchanged context to match exactly one place. A SEARCH that matches several places is refused.
+- One edit per block, and list blocks in file order. Several blocks in one call are fine, but no two may touch the same line.
+- Leave REPLACE empty to delete lines. To move code, delete it in one block and insert it in another.
+- If any block fails, nothing is applied: the error names the block, quotes the closest text in the file, and says which blocks matched. Fix the diff and send all its blocks again.
+- The result shows the edited text as it now is; base any later edit on it.`;
+
+const EXAMPLE = `<replace_in_file>
+<path>src/greet.ts</path>
+<diff>
+------- SEARCH
+export function greet(name: string) {
+  return "Hello " + name;
+}
+=======
+export function greet(name: string): string {
+  return \`Hello, \${name}!\`;
+}
++++++++ REPLACE
+</diff>
+</replace_in_file>`;
+
+export const replaceInFileTool: ToolDefinition = {
+  name: "replace_in_file",
+  description: DESCRIPTION,
+  params: [
+    { name: "path", required: true, description: "Path of the file to edit, relative to the working directory." },
+    { name: "diff", required: true, description: "One or more SEARCH/REPLACE blocks, in the format described above." },
+  ],
+  readOnly: false,
+  approval: "edit",
+  example: EXAMPLE,
+  async presentPartial(params, ctx) {
+    if (!params.path) return;
+    await ctx.say("tool", undefined, { tool: { tool: "replace_in_file", path: params.path, content: params.diff ?? "" }, partial: true });
+  },
+  async execute(params, ctx) {
+    const diff = params.diff ?? "";
+    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+    if (ctx.ignore.isIgnored(target.absolute)) {
+      throw new ToolError("not_allowed", `${target.relative} is excluded by the workspace's ignore rules, so replace_in_file may not read or change it.`);
+    }
+    const original = await readTextFile(target);
+    computeEdit(diff, original, target.relative);
+    const decision = await ctx.requestApproval({
+      category: "edit",
+      message: { tool: "replace_in_file", path: target.relative, content: diff, outsideWorkspace: target.outsideWorkspace },
+      paths: [target.absolute],
+    });
+    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+    ctx.signal.throwIfAborted();
+    // The person may have edited the file while deciding: apply the approved diff to what is there now.
+    const current = await readTextFile(target);
+    const edit = computeEdit(diff, current, target.relative, current !== original);
+    try {
+      await writeFileAtomic(target.absolute, edit.content);
+    } catch (error) {
+      throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
+    }
+    const text = withFeedback(resultText(target.relative, edit), decision.feedback?.text);
+    return { kind: "ok", content: formatResponse.toolResult(text, decision.feedback?.images) };
+  },
+};
+
+async function readTextFile(target: ResolvedToolPath): Promise<string> {
+  const stats = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") {
+      throw new ToolError("not_found", `File not found: ${target.relative}. replace_in_file only edits existing files; to create a new file, use write_to_file.`);
+    }
+    throw error;
+  });
+  if (!stats.isFile()) throw new ToolError("invalid_param", `${target.relative} is not a file (it is a folder or a device).`);
+  const bytes = await readFile(target.absolute);
+  if (bytes.includes(0)) throw new ToolError("invalid_param", `${target.relative} is a binary file; replace_in_file only edits text files.`);
+  const text = bytes.toString("utf8");
+  // Writing back text decoded from invalid UTF-8 would corrupt every byte the decoder replaced.
+  if (!Buffer.from(text, "utf8").equals(bytes)) {
+    throw new ToolError("invalid_param", `${target.relative} is not valid UTF-8 text; replace_in_file cannot edit it without damaging it.`);
+  }
+  return text;
+}
+
+/** The final application; a diff that does not fit is the model's mistake and leaves the file alone. */
+function computeEdit(diff: string, original: string, relative: string, changedMeanwhile = false): DiffApplication {
+  let edit: DiffApplication;
+  try {
+    edit = applyDiff(diff, original, true);
+  } catch (error) {
+    if (!(error instanceof DiffApplyError)) throw error;
+    const lead = changedMeanwhile ? `${relative} changed on disk while the edit awaited approval, and the diff no longer fits it.\n\n` : "";
+    throw new ToolError("invalid_param", `${lead}${error.message}\n\n${relative} was not changed.`);
+  }
+  if (edit.content === original) {
+    throw new ToolError("invalid_param", `The diff changes nothing: every REPLACE part equals the text it would replace. ${relative} was not changed.`);
+  }
+  return edit;
+}
+
+function resultText(relative: string, edit: DiffApplication): string {
+  const count = edit.blocks.length === 1 ? "1 block" : `${edit.blocks.length} blocks`;
+  const parts = [`The edit to ${relative} was applied (${count}).`];
+  const loose = edit.blocks.filter((b) => b.strategy === "trimmed" || b.strategy === "anchors");
+  if (loose.length > 0) {
+    const which = loose.map((b) => b.number).join(", ");
+    const shifted = loose.filter((b) => b.reindented).map((b) => b.number);
+    const shiftNote = shifted.length > 0 ? `; REPLACE was shifted to the file's indentation in block${shifted.length > 1 ? "s" : ""} ${shifted.join(", ")}` : "";
+    parts.push(`Block${loose.length > 1 ? "s" : ""} ${which} did not match exactly (whitespace or inner lines differed)${shiftNote}. Check the indentation below.`);
+  }
+  parts.push(currentText(relative, edit));
+  return parts.join("\n");
+}
+
+/** The whole file when short, else the changed regions with a little context, numbered like read_file. */
+function currentText(relative: string, edit: DiffApplication): string {
+  const lines = edit.content.replace(/^\uFEFF/, "").split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  if (lines.length === 0) return `${relative} is now empty.`;
+  const note = "Line numbers are shown for reference only; they are not part of the file. Base any further edit on this text.";
+  if (lines.length <= WHOLE_FILE_LINES) {
+    return `Here is the whole file as it now is. ${note}\n<final_file_content path="${relative}">\n${numbered(lines, [{ start: 0, end: lines.length }])}\n</final_file_content>`;
+  }
+  const regions = changedRegions(edit, lines.length);
+  const spans = regions.map((r) => `${r.start + 1}-${r.end}`).join(", ");
+  return (
+    `The file has ${lines.length} lines; here are the edited regions (with ${CONTEXT_LINES} lines of context) as they now are. ${note}\n` +
+    `<final_file_content path="${relative}" lines="${spans}">\n${numbered(lines, regions)}\n</final_file_content>`
+  );
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+function changedRegions(edit: DiffApplication, total: number): Span[] {
+  const spans = edit.blocks
+    .map((b) => ({ start: Math.max(0, b.result.start - CONTEXT_LINES), end: Math.min(total, b.result.end + CONTEXT_LINES) }))
+    .sort((a, b) => a.start - b.start);
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+function numbered(lines: readonly string[], regions: readonly Span[]): string {
+  const width = Math.max(4, String(regions.at(-1)?.end ?? 0).length);
+  return regions
+    .map((r) => lines.slice(r.start, r.end).map((text, k) => `${String(r.start + k + 1).padStart(width)} | ${text}`).join("\n"))
+    .join(`\n${" ".repeat(width)} | …\n`);
+}
+
+function withFeedback(text: string, feedback: string | undefined): string {
+  return feedback ? `${text}\n\nThe person approved the edit and added:\n<feedback>\n${feedback}\n</feedback>` : text;
+}
