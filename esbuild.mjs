@@ -1,7 +1,9 @@
 // Bundles the extension host entry (and the headless CLI, once it exists) into dist/.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from "esbuild";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -44,6 +46,19 @@ const options = {
   logLevel: watch ? "silent" : "info",
   plugins: watch ? [problemMatcherPlugin] : [],
 };
+
+/**
+ * esbuild bundles JavaScript only: the tree-sitter runtime and grammars (.wasm) are copied next to
+ * the bundle, where list_code_definition_names looks for them first.
+ */
+function copyTreeSitterWasm() {
+  const require = createRequire(import.meta.url);
+  const files = JSON.parse(readFileSync("src/core/task/tools/tree-sitter/wasm-files.json", "utf8"));
+  mkdirSync(join("dist", "tree-sitter"), { recursive: true });
+  for (const { file, module } of files) copyFileSync(require.resolve(module), join("dist", "tree-sitter", file));
+}
+
+copyTreeSitterWasm();
 
 if (watch) {
   const context = await esbuild.context(options);

@@ -66,6 +66,7 @@ async function main(): Promise<number> {
   try {
     await controller.newTask(cli.task);
     const outcome = (await controller.waitForTask()) ?? "failed";
+    await controller.dispose();
     return EXIT_CODES[outcome];
   } catch (error) {
     process.stderr.write(`tandem: ${(error as Error).message}\n`);

@@ -13,7 +13,52 @@ export interface WindowHost {
   notify(level: "info" | "warning" | "error", message: string): void;
 }
 
+export interface RunCommandOptions {
+  /** Absolute path of the folder the command starts in. */
+  readonly cwd: string;
+  /** Ends the command (and everything it started) after this long; none means no limit. */
+  readonly timeoutMs?: number;
+  /** Aborting ends the command and everything it started (the task's signal). */
+  readonly signal: AbortSignal;
+}
+
+/** How a command ended. */
+export interface CommandExit {
+  /** The exit code; null when the process was ended by a signal (or the host cannot tell). */
+  readonly exitCode: number | null;
+  /** The signal that ended the shell, e.g. "SIGTERM"; null for a normal exit or when unknown. */
+  readonly signal: string | null;
+  /**
+   * Set when the host ended it: the timeout passed, the abort signal fired, or kill() was called.
+   * The whole process group was killed in each case.
+   */
+  readonly stoppedBy: "timeout" | "abort" | "kill" | null;
+}
+
+/** A command started by TerminalHost.run. */
+export interface RunningCommand {
+  /**
+   * Adds a listener for output as it arrives: stdout and stderr together, in arrival order,
+   * decoded as UTF-8 (a character is never split across calls). Output is delivered on later
+   * turns of the event loop, so listeners added right after run() miss nothing.
+   */
+  onOutput(listener: (text: string) => void): void;
+  /**
+   * Settles when the command has ended (normally, or killed by timeout, abort or kill()).
+   * Rejects only when it could not be started at all (e.g. the folder does not exist).
+   */
+  readonly completion: Promise<CommandExit>;
+  /** Ends the command and everything it started: its whole process group. Safe to call twice. */
+  kill(): void;
+}
+
+export interface TerminalHost {
+  /** Starts `command` (one shell command line) in the person's shell, in `options.cwd`. */
+  run(command: string, options: RunCommandOptions): RunningCommand;
+}
+
 export interface HostBridge {
   readonly workspace: WorkspaceHost;
   readonly window: WindowHost;
+  readonly terminal: TerminalHost;
 }

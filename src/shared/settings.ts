@@ -33,6 +33,12 @@ export interface AgentSettings {
   /** Consecutive model mistakes before the task stops to ask (YOLO: ends). */
   mistakeLimit: number;
   toolCallMode: ToolCallMode;
+  /** Let tools read `.env`, keys and other files that usually hold secrets. */
+  allowSecretFiles: boolean;
+  /** Read-only commands "execute safe commands" may run without asking (leading words, e.g. "git status"); empty = the built-in list. */
+  commandAllowList: string[];
+  /** Refuse destructive commands (rm -rf ~, mkfs, curl | sh …) even in YOLO mode. */
+  commandDenyGuard: boolean;
 }
 
 export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
@@ -40,4 +46,7 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   autoApproval: DEFAULT_AUTO_APPROVAL,
   mistakeLimit: 3,
   toolCallMode: "xml",
+  allowSecretFiles: false,
+  commandAllowList: [],
+  commandDenyGuard: true,
 };

@@ -3,7 +3,7 @@
  * to the scripted model server started as another process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
@@ -119,30 +119,34 @@ describe("tandem (headless runner)", () => {
   it("leaves readable task files on disk when killed at any moment", async () => {
     const storage = await mkdtemp(join(dir, "store-"));
     const workspace = await mkdtemp(join(dir, "ws-"));
-    for (const killAfterMs of [40, 120, 250, 400]) {
-      await script([
-        { text: "<write_to_file>\n<path>a.txt</path>\n<content>a</content>\n</write_to_file>", chunkSize: 4, delayMs: 2 },
-        { text: "<write_to_file>\n<path>b.txt</path>\n<content>b</content>\n</write_to_file>", chunkSize: 4, delayMs: 2 },
-        { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>", chunkSize: 4, delayMs: 2 },
-      ]);
-      const child = spawn(process.execPath, [cliPath, "--yolo", "--storage", storage, "--cwd", workspace, "Write two files"], {
-        env: { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: serverUrl },
-        stdio: "ignore",
+    const turns: ScriptTurn[] = [
+      { text: "<write_to_file>\n<path>a.txt</path>\n<content>a</content>\n</write_to_file>", chunkSize: 4, delayMs: 2 },
+      { text: "<write_to_file>\n<path>b.txt</path>\n<content>b</content>\n</write_to_file>", chunkSize: 4, delayMs: 2 },
+      { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>", chunkSize: 4, delayMs: 2 },
+    ];
+    const env = { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: serverUrl };
+    const args = [cliPath, "--json", "--yolo", "--storage", storage, "--cwd", workspace, "Write two files"];
+    // Killed after the k-th printed message: at different points of the task each time.
+    for (const killAfterLines of [1, 2, 4, 6, 8]) {
+      await script(turns);
+      const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "ignore"] });
+      let lines = 0;
+      child.stdout.on("data", (data: Buffer) => {
+        lines += data.toString().split("\n").length - 1;
+        if (lines >= killAfterLines) child.kill("SIGKILL");
       });
-      await new Promise((resolve) => setTimeout(resolve, killAfterMs));
-      child.kill("SIGKILL");
       await new Promise((resolve) => child.on("exit", resolve));
       // Drop what the killed run left in the script, so the next run starts clean.
       expect((await fetch(`${serverUrl}/__script`, { method: "DELETE" })).ok).toBe(true);
     }
-    const { readdir } = await import("node:fs/promises");
+    await script(turns);
+    expect((await runCli(args.slice(1), env)).code).toBe(0);
+
     const tasks = await readdir(join(storage, "tasks"));
-    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.length).toBeGreaterThan(1);
     for (const task of tasks) {
       // A kill between write and rename may leave a temp file behind; the real files stay whole.
-      const files = (await readdir(join(storage, "tasks", task))).filter((f) => f.endsWith(".json"));
-      expect(files.length).toBeGreaterThan(0);
-      for (const file of files) {
+      for (const file of (await readdir(join(storage, "tasks", task))).filter((f) => f.endsWith(".json"))) {
         const parsed: unknown = JSON.parse(await readFile(join(storage, "tasks", task, file), "utf8"));
         expect(Array.isArray(parsed)).toBe(true);
       }

@@ -147,7 +147,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       });
     },
     async dispose() {
-      await controller.clearTask();
+      await controller.dispose();
       await server.close();
       await rm(workspace, { recursive: true, force: true });
       await rm(storage, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
+import { IgnoreController } from "../ignore/ignore-controller";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import { TaskStorage } from "../storage/task-storage";
 import { Task, type CheckpointHook, type TaskOutcome } from "../task";
@@ -44,6 +45,8 @@ export class Controller {
   private apiConfiguration: ApiConfiguration;
   private task: Task | undefined;
   private taskDone: Promise<TaskOutcome> | undefined;
+  /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
+  private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     this.settings = { ...DEFAULT_AGENT_SETTINGS, ...options.settings };
@@ -84,6 +87,7 @@ export class Controller {
     const taskId = randomUUID();
     const { options } = this;
     const api = await options.createApiHandler(this.apiConfiguration);
+    const ignore = await this.ignoreController();
     const tools = options.tools ?? TOOLS;
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
     let prompt: { mode: string; text: string } | undefined;
@@ -92,6 +96,7 @@ export class Controller {
       api,
       host: options.host,
       tools,
+      ignore,
       settings: () => this.settings,
       systemPrompt: () => {
         const mode = this.settings.toolCallMode;
@@ -141,6 +146,24 @@ export class Controller {
     this.task = undefined;
     this.taskDone = undefined;
     this.options.listener.onTaskChanged(undefined);
+  }
+
+  /** Ends the current task and stops watching the workspace. */
+  async dispose(): Promise<void> {
+    await this.clearTask();
+    const ignore = this.ignore;
+    this.ignore = undefined;
+    (await ignore?.controller)?.dispose();
+  }
+
+  private async ignoreController(): Promise<IgnoreController> {
+    const allowSecretFiles = this.settings.allowSecretFiles;
+    if (this.ignore?.allowSecretFiles !== allowSecretFiles) {
+      const previous = this.ignore;
+      this.ignore = { allowSecretFiles, controller: IgnoreController.create(this.options.host.workspace.root, { allowSecretFiles }) };
+      (await previous?.controller)?.dispose();
+    }
+    return this.ignore.controller;
   }
 
   get messages(): readonly ChatMessage[] {

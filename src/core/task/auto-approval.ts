@@ -1,27 +1,56 @@
 import type { AgentSettings } from "../../shared/settings";
-import type { ApprovalRequest } from "./tools/types";
+import { mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
+import { applyModelRequest, evaluateCommand } from "../permissions";
+import type { ApprovalRequest, PathGuard } from "./tools/types";
+
+export type ApprovalVerdict =
+  | { readonly verdict: "auto" }
+  | { readonly verdict: "ask"; note?: string }
+  /** Refused without asking: the command guard blocked it. */
+  | { readonly verdict: "deny"; reason: string };
 
 /**
- * Whether a tool may run without asking. YOLO approves everything; otherwise each category
- * has its own switch, and a path outside the workspace needs the matching "externally" switch.
- * Commands are approved only by "execute all commands" until the command policy decides which
- * are safe.
+ * Whether a tool may run without asking. YOLO approves everything except what the command guard
+ * denies and commands naming ignored or secret files; otherwise each category has its own
+ * switch, and a path outside the workspace needs the matching "externally" switch.
  */
-export function isAutoApproved(request: ApprovalRequest, settings: AgentSettings, outsideWorkspace: boolean): boolean {
-  if (settings.yolo) return true;
+export function decideApproval(
+  request: ApprovalRequest,
+  settings: AgentSettings,
+  workspace: { cwd: string; ignore: PathGuard },
+): ApprovalVerdict {
+  if (request.category === "command") return decideCommand(request, settings, workspace);
+  if (settings.yolo) return { verdict: "auto" };
   const auto = settings.autoApproval;
-  switch (request.category) {
-    case "none":
-      return true;
-    case "read":
-      return auto.readFiles && (!outsideWorkspace || auto.readFilesExternally);
-    case "edit":
-      return auto.editFiles && (!outsideWorkspace || auto.editFilesExternally);
-    case "command":
-      return auto.executeAllCommands;
-    case "browser":
-      return auto.useBrowser;
-    case "mcp":
-      return auto.useMcp;
-  }
+  const outside = request.message.outsideWorkspace === true;
+  const allowed = {
+    none: true,
+    read: auto.readFiles && (!outside || auto.readFilesExternally),
+    edit: auto.editFiles && (!outside || auto.editFilesExternally),
+    browser: auto.useBrowser,
+    mcp: auto.useMcp,
+  }[request.category];
+  return allowed ? { verdict: "auto" } : { verdict: "ask" };
+}
+
+/**
+ * Tandem reads the command line itself (Cline trusts the model's requires_approval): the
+ * model's flag can only make a command stricter.
+ */
+function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: { cwd: string; ignore: PathGuard }): ApprovalVerdict {
+  const command = request.command ?? "";
+  const policy = evaluateCommand(command, {
+    workspaceRoot: workspace.cwd,
+    denyGuard: settings.commandDenyGuard,
+    ...(settings.commandAllowList.length > 0 ? { allowList: settings.commandAllowList } : {}),
+  });
+  const decision = applyModelRequest(policy, request.requiresApproval === true);
+  if (decision.decision === "deny") return { verdict: "deny", reason: decision.reason };
+  const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) });
+  if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.` };
+  if (settings.yolo) return { verdict: "auto" };
+  const auto = settings.autoApproval;
+  if (auto.executeAllCommands) return { verdict: "auto" };
+  if (decision.decision === "allow" && auto.executeSafeCommands) return { verdict: "auto" };
+  return { verdict: "ask" };
 }

@@ -19,6 +19,16 @@ import { toolGrammar, toolSpecs } from "./tools/registry";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { TaskStorage } from "../storage/task-storage";
 
+interface SayExtra {
+  partial?: boolean;
+  images?: string[];
+  tool?: ChatMessage["tool"];
+  apiRequest?: ApiRequestInfo;
+  retry?: ChatMessage["retry"];
+  /** Update this message (a streaming row) instead of the last one. */
+  updateTs?: number;
+}
+
 /** Saves the workspace before the next round (checkpoints plug in here later). */
 export interface CheckpointHook {
   save(round: number): Promise<void>;
@@ -66,6 +76,8 @@ export class Task {
   private readonly parser: IncrementalAssistantMessageParser;
   private readonly retrier: ApiRequestRetrier;
   private readonly textThrottle: Throttle;
+  /** Chat rows of the answer being streamed, by block ("text:2", "reasoning"). */
+  private readonly streamingRows = new Map<string, number>();
   private pendingAsk: { ts: number; resolve: (response: AskResponse) => void } | undefined;
   private outcome: TaskOutcome = "failed";
 
@@ -214,6 +226,7 @@ export class Task {
   private async streamOneAnswer(requestTs: number): Promise<"done" | "retry" | "stop"> {
     await this.withStateLock(() => this.state.resetRound());
     this.parser.reset();
+    this.streamingRows.clear();
     const answer = new AnswerAssembler();
     const firstMessageTs = this.messages.nextTs();
     const coordinator = new StreamChunkCoordinator(this.attemptApiRequest(requestTs), {
@@ -229,7 +242,7 @@ export class Task {
         if (this.state.abort) break;
         if (chunk.type === "reasoning") {
           answer.addReasoning(chunk);
-          this.textThrottle.push(() => this.say("reasoning", answer.reasoningText, { partial: true }).then(() => undefined));
+          this.textThrottle.push(() => this.sayStreaming("reasoning", "reasoning", answer.reasoningText, true));
         } else if (chunk.type === "tool_calls") {
           answer.nativeCalls.add(chunk);
         } else {
@@ -242,7 +255,7 @@ export class Task {
           if (answer.reasoningText && !reasoningDone) {
             reasoningDone = true;
             await this.textThrottle.flush();
-            await this.say("reasoning", answer.reasoningText, { partial: false });
+            await this.sayStreaming("reasoning", "reasoning", answer.reasoningText, false);
           }
           answer.text += chunk.text;
           const blocks = this.parser.append(chunk.text);
@@ -349,7 +362,7 @@ export class Task {
         }
         const partial = block.partial && !state.didCompleteReadingStream;
         if (block.type === "text") {
-          if (!state.didRejectTool && !state.didAlreadyUseTool) await this.presentText(block.content, partial);
+          if (!state.didRejectTool && !state.didAlreadyUseTool) await this.presentText(state.currentStreamingContentIndex, block.content, partial);
         } else {
           await this.toolExecutor.executeTool({ ...block, params: { ...block.params }, partial });
         }
@@ -367,22 +380,29 @@ export class Task {
     if (state.presentAssistantMessageHasPendingUpdates) await this.presentAssistantMessage();
   }
 
-  private async presentText(content: string, partial: boolean): Promise<void> {
+  private async presentText(blockIndex: number, content: string, partial: boolean): Promise<void> {
     const text = sanitizeStreamingText(content, partial);
+    const row = `text:${blockIndex}`;
     if (partial) {
       // Nothing to show yet (e.g. only the start of a tag has arrived).
       if (!text) return;
-      this.textThrottle.push(() => this.say("text", text, { partial: true }).then(() => undefined));
+      this.textThrottle.push(() => this.sayStreaming(row, "text", text, true));
       return;
     }
     this.textThrottle.cancel();
-    if (text) await this.say("text", text, { partial: false });
+    if (text) await this.sayStreaming(row, "text", text, false);
+  }
+
+  /** Shows or updates the chat row of one streamed block (text or reasoning) of this answer. */
+  private async sayStreaming(row: string, kind: "text" | "reasoning", text: string, partial: boolean): Promise<void> {
+    const ts = await this.say(kind, text, { partial, updateTs: this.streamingRows.get(row) });
+    this.streamingRows.set(row, ts);
   }
 
   /** Closes partial blocks, presents native tool calls, and waits until every block is done. */
   private async finishPresentation(answer: AnswerAssembler, reasoningDone: boolean): Promise<void> {
     await this.textThrottle.flush();
-    if (answer.reasoningText && !reasoningDone) await this.say("reasoning", answer.reasoningText, { partial: false });
+    if (answer.reasoningText && !reasoningDone) await this.sayStreaming("reasoning", "reasoning", answer.reasoningText, false);
     const nativeCalls = answer.finishNativeCalls();
     await this.withStateLock(() => {
       this.state.assistantMessageContent = [
@@ -429,10 +449,15 @@ export class Task {
   async say(
     kind: SayKind,
     text?: string,
-    extra: { partial?: boolean; images?: string[]; tool?: ChatMessage["tool"]; apiRequest?: ApiRequestInfo; retry?: ChatMessage["retry"] } = {},
+    extra: SayExtra = {},
   ): Promise<number> {
     return this.withStateLock(() => {
-      const { partial = false, ...fields } = extra;
+      const { partial = false, updateTs, ...fields } = extra;
+      // A streaming message updates its own row even if other rows were added after it.
+      if (updateTs !== undefined && this.messages.find(updateTs)) {
+        this.messages.update(updateTs, (m) => Object.assign(m, { text, partial }, fields));
+        return updateTs;
+      }
       const last = this.messages.lastMessage;
       if (last?.partial && last.type === "say" && last.say === kind) {
         this.messages.update(last.ts, (m) => Object.assign(m, { text, partial }, fields));
@@ -446,8 +471,13 @@ export class Task {
   }
 
   /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
-  async ask(kind: AskKind, text: string, extra: { options?: string[]; tool?: ChatMessage["tool"] } = {}): Promise<AskResponse> {
-    if (this.state.abort) return { type: "no" };
+  async ask(
+    kind: AskKind,
+    text: string,
+    { withdraw, ...extra }: { options?: string[]; tool?: ChatMessage["tool"]; withdraw?: AbortSignal } = {},
+  ): Promise<AskResponse> {
+    if (this.state.abort || withdraw?.aborted) return { type: "no" };
+    let askTs: number | undefined;
     const answer = new Promise<AskResponse>((resolve) => {
       void this.withStateLock(() => {
         if (this.state.abort) return resolve({ type: "no" });
@@ -455,6 +485,7 @@ export class Task {
         const last = this.messages.lastMessage;
         const replacesPreview = last?.partial && last.type === "say" && last.say === "tool" && kind === "tool";
         const ts = last && replacesPreview ? last.ts : this.messages.nextTs();
+        askTs = ts;
         // Open before it is shown: a listener may answer synchronously while seeing it.
         this.pendingAsk = { ts, resolve };
         if (replacesPreview) {
@@ -468,7 +499,21 @@ export class Task {
         resolve({ type: "no" });
       });
     });
-    return answer;
+    if (!withdraw) return answer;
+    const onWithdraw = () => void this.withdrawAsk(askTs);
+    withdraw.addEventListener("abort", onWithdraw, { once: true });
+    return answer.finally(() => withdraw.removeEventListener("abort", onWithdraw));
+  }
+
+  /** Takes back a question nobody answered: it leaves the chat and its promise resolves "no". */
+  private async withdrawAsk(ts: number | undefined): Promise<void> {
+    await this.withStateLock(() => {
+      const pending = this.pendingAsk;
+      if (!pending || pending.ts !== ts) return;
+      this.pendingAsk = undefined;
+      this.messages.remove([pending.ts]);
+      pending.resolve({ type: "no" });
+    });
   }
 
   /** The Controller delivers the person's answer here. Returns false if nothing was being asked. */

@@ -4,7 +4,7 @@ import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../share
 import type { AgentSettings } from "../../shared/settings";
 import type { ToolUse } from "../assistant-message/types";
 import { formatResponse } from "../prompts/responses";
-import { isAutoApproved } from "./auto-approval";
+import { decideApproval } from "./auto-approval";
 import type { TaskState } from "./task-state";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 
@@ -132,16 +132,22 @@ export class ToolExecutor {
   }
 
   private async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
-    const outside = request.message.outsideWorkspace === true;
-    if (isAutoApproved(request, this.deps.settings(), outside)) {
-      await this.deps.say(request.category === "command" ? "command" : "tool", request.command, { tool: request.message });
+    const { deps } = this;
+    const kind = request.category === "command" ? "command" : "tool";
+    const verdict = decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore });
+    if (verdict.verdict === "deny") {
+      const text = `Tandem's command guard refused to run this command: ${verdict.reason}`;
+      await deps.say("error", `${text}\n${request.command ?? ""}`);
+      return { approved: false, feedback: { text: `${text} Do not try to get around the guard; find a safer way or ask the person.` } };
+    }
+    if (verdict.verdict === "auto") {
+      await deps.say(kind, request.command, { tool: request.message });
       return { approved: true };
     }
-    const kind: AskKind = request.category === "command" ? "command" : "tool";
-    const answer = await this.deps.ask(kind, request.command ?? "", { tool: request.message });
+    const answer = await deps.ask(kind, [request.command ?? "", verdict.note].filter(Boolean).join("\n"), { tool: request.message });
     const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
-    if (feedback) await this.deps.say("user_feedback", feedback.text, { images: feedback.images });
-    if (answer.type === "yes" && !this.deps.signal.aborted) return { approved: true, feedback };
+    if (feedback) await deps.say("user_feedback", feedback.text, { images: feedback.images });
+    if (answer.type === "yes" && !deps.signal.aborted) return { approved: true, feedback };
     return { approved: false, feedback };
   }
 }

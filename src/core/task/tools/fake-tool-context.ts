@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from "./types";
+import { NodeHost } from "../../../host/node/node-host";
 
 export interface FakeContextLog {
   readonly approvals: ApprovalRequest[];
@@ -31,7 +32,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
   const ctx: ToolContext = {
     cwd,
     ignore: { isIgnored: (absolutePath) => script.ignored?.(absolutePath) ?? false },
-    host: { workspace: { root: cwd }, window: { notify: () => undefined } },
+    host: new NodeHost(cwd),
     signal: script.signal ?? new AbortController().signal,
     requestApproval(request) {
       log.approvals.push(request);
@@ -40,7 +41,11 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
     ask(kind, text, extra) {
       log.asks.push({ kind, text, ...(extra?.options ? { options: extra.options } : {}) });
       const answer = answers.shift();
-      return answer ? Promise.resolve(answer) : Promise.reject(new Error(`No scripted answer for ask "${kind}"`));
+      if (answer) return Promise.resolve(answer);
+      const withdraw = extra?.withdraw;
+      // An unanswered question the tool may take back: it stays open until withdrawn.
+      if (withdraw) return new Promise<AskResponse>((resolve) => withdraw.addEventListener("abort", () => resolve({ type: "no" }), { once: true }));
+      return Promise.reject(new Error(`No scripted answer for ask "${kind}"`));
     },
     say(kind, text, extra) {
       log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial });

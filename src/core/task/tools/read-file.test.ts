@@ -1,6 +1,8 @@
 import { writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildDocx } from "../../../../test/fixtures/documents/build-docx";
+import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
 import { fakeToolContext, tempDir } from "./fake-tool-context";
 import { MAX_BYTES, MAX_LINES, readFileTool } from "./read-file";
 import type { ToolResult } from "./types";
@@ -114,5 +116,58 @@ describe("read_file", () => {
     abort.abort();
     const { ctx } = fakeToolContext(ws, { signal: abort.signal });
     await expect(readFileTool.execute({ path: "a.txt" }, ctx)).rejects.toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("read_file on documents", () => {
+  it("shows a PDF's text numbered like a text file, after approval", async () => {
+    await writeFile(path.join(ws, "tides.pdf"), buildPdf([["High water 06:12", "Low water 12:30"], ["Moon: full"]]));
+    const { result, log } = await read({ path: "tides.pdf" });
+    expect(text(result)).toBe(
+      "   1 | --- page 1 of 2 ---\n   2 | High water 06:12\n   3 | Low water 12:30\n   4 | --- page 2 of 2 ---\n   5 | Moon: full",
+    );
+    expect(log.approvals).toHaveLength(1);
+    expect(text((await read({ path: "tides.pdf", start_line: "4", end_line: "5" })).result)).toBe("   4 | --- page 2 of 2 ---\n   5 | Moon: full");
+  });
+
+  it("shows a .docx one paragraph per line, with the same ranges and range errors", async () => {
+    await writeFile(path.join(ws, "memo.docx"), buildDocx(["To: crew", "Sail at dawn.", "Bring charts."]));
+    expect(text((await read({ path: "memo.docx" })).result)).toBe("   1 | To: crew\n   2 | Sail at dawn.\n   3 | Bring charts.");
+    expect(text((await read({ path: "memo.docx", start_line: "2", end_line: "2" })).result)).toBe("   2 | Sail at dawn.");
+    await expect(read({ path: "memo.docx", start_line: "9" })).rejects.toMatchObject({ message: /past the end of memo\.docx, which has 3 lines/ });
+  });
+
+  it(`cuts extracted text at ${MAX_LINES} lines and says how to read on`, async () => {
+    const paragraphs = Array.from({ length: MAX_LINES + 10 }, (_, i) => `paragraph ${i + 1}`);
+    await writeFile(path.join(ws, "long.docx"), buildDocx(paragraphs));
+    const out = text((await read({ path: "long.docx" })).result);
+    expect(out).toContain(`${MAX_LINES} | paragraph ${MAX_LINES}\n`);
+    expect(out).toContain(`start_line=${MAX_LINES + 1}`);
+    const rest = text((await read({ path: "long.docx", start_line: String(MAX_LINES + 1) })).result);
+    expect(rest.split("\n")).toHaveLength(10);
+  });
+
+  it("shows a notebook's cells rather than its JSON", async () => {
+    const notebook = { nbformat: 4, cells: [{ cell_type: "code", source: ["import math\n", "math.pi"], outputs: [] }] };
+    await writeFile(path.join(ws, "nb.ipynb"), JSON.stringify(notebook));
+    expect(text((await read({ path: "nb.ipynb" })).result)).toBe("   1 | --- cell 1 (code) ---\n   2 | import math\n   3 | math.pi");
+  });
+
+  it("says when a PDF has no text instead of showing nothing", async () => {
+    await writeFile(path.join(ws, "scan.pdf"), buildPdf([[]]));
+    expect(text((await read({ path: "scan.pdf" })).result)).toBe("(scan.pdf has no extractable text: its pages may be scanned images.)");
+  });
+
+  it("refuses encrypted and damaged documents with a clear message", async () => {
+    await writeFile(path.join(ws, "locked.pdf"), buildEncryptedPdf());
+    await expect(read({ path: "locked.pdf" })).rejects.toMatchObject({ reason: "failed", message: /locked\.pdf is an encrypted PDF/ });
+    await writeFile(path.join(ws, "broken.docx"), "not a zip");
+    await expect(read({ path: "broken.docx" })).rejects.toMatchObject({ reason: "failed", message: /broken\.docx could not be read as a Word document/ });
+  });
+
+  it("extracts nothing when the person declines", async () => {
+    await writeFile(path.join(ws, "locked.pdf"), buildEncryptedPdf());
+    const { ctx } = fakeToolContext(ws, { approvals: [{ approved: false }] });
+    expect(await readFileTool.execute({ path: "locked.pdf" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
   });
 });

@@ -1,11 +1,14 @@
 /**
  * read_file: shows a text file (or a range of it) with line numbers, so the model can cite
- * and edit exact lines. Output is capped; the note at the cut says how to read on.
+ * and edit exact lines. Output is capped; the note at the cut says how to read on. PDF, Word
+ * and notebook files are shown as their extracted text, numbered and capped the same way.
  */
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
+import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { resolveToolPath } from "./paths";
+import { documentKind, extractDocumentText, noTextNote } from "./read-file-documents";
 import { ToolError, type ToolDefinition } from "./types";
 
 export const MAX_LINES = 2000;
@@ -30,7 +33,8 @@ export const readFileTool: ToolDefinition = {
   description:
     "Read a text file from the workspace. The result shows each line with its number (`  12 | text`). " +
     `Long files are cut after ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB; read further with start_line/end_line. ` +
-    "Binary files are refused.",
+    "PDF and Word (.docx) files show their extracted text and Jupyter notebooks (.ipynb) their cells' source, numbered the same way; " +
+    "other binary files are refused.",
   params: [
     { name: "path", required: true, description: "File path, relative to the working directory." },
     { name: "start_line", required: false, description: "First line to show (1-based). Default: 1." },
@@ -41,6 +45,7 @@ export const readFileTool: ToolDefinition = {
   example: "<read_file>\n<path>src/main.ts</path>\n</read_file>",
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+    assertNotIgnored(ctx.ignore, target.absolute, target.relative);
     const range = parseRange(params.start_line, params.end_line);
     await requireFile(target.absolute);
     const decision = await ctx.requestApproval({
@@ -49,8 +54,14 @@ export const readFileTool: ToolDefinition = {
       paths: [target.absolute],
     });
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+    const kind = documentKind(target.absolute);
+    if (kind !== undefined) {
+      const text = await extractDocumentText(target.absolute, kind, target.relative, ctx.signal);
+      if (text.trim() === "") return { kind: "ok", content: noTextNote(target.relative, kind) };
+      return { kind: "ok", content: formatExcerpt(target.relative, range, await takeLines(text.split(/\r?\n/), range)) };
+    }
     if (await looksBinary(target.absolute)) {
-      throw new ToolError("invalid_param", `${target.relative} is a binary file; read_file only reads text files.`);
+      throw new ToolError("invalid_param", `${target.relative} is a binary file; read_file only reads text files, PDF, .docx and .ipynb.`);
     }
     const excerpt = await readLines(target.absolute, range, ctx.signal);
     return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
@@ -97,30 +108,35 @@ async function looksBinary(absolute: string): Promise<boolean> {
 async function readLines(absolute: string, range: LineRange, signal: AbortSignal): Promise<Excerpt> {
   const stream = createReadStream(absolute, { encoding: "utf8", signal });
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  const lines: { n: number; text: string }[] = [];
-  let n = 0;
-  let bytes = 0;
   try {
-    for await (const raw of reader) {
-      n++;
-      if (n < range.start) continue;
-      if (n > range.end) return { lines };
-      const text = n === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-      if (lines.length === MAX_LINES) return { lines, cut: "lines" };
-      const size = Buffer.byteLength(text) + 1;
-      if (bytes + size <= MAX_BYTES) {
-        lines.push({ n, text });
-        bytes += size;
-      } else if (lines.length === 0) {
-        lines.push({ n, text: Buffer.from(text).subarray(0, MAX_BYTES).toString() });
-        return { lines, cut: "long_line" };
-      } else {
-        return { lines, cut: "bytes" };
-      }
-    }
+    return await takeLines(reader, range);
   } finally {
     reader.close();
     stream.destroy();
+  }
+}
+
+/** The lines of the range, up to the caps; `source` may be a file's lines or extracted text's. */
+async function takeLines(source: AsyncIterable<string> | Iterable<string>, range: LineRange): Promise<Excerpt> {
+  const lines: { n: number; text: string }[] = [];
+  let n = 0;
+  let bytes = 0;
+  for await (const raw of source) {
+    n++;
+    if (n < range.start) continue;
+    if (n > range.end) return { lines };
+    const text = n === 1 ? raw.replace(/^\uFEFF/, "") : raw;
+    if (lines.length === MAX_LINES) return { lines, cut: "lines" };
+    const size = Buffer.byteLength(text) + 1;
+    if (bytes + size <= MAX_BYTES) {
+      lines.push({ n, text });
+      bytes += size;
+    } else if (lines.length === 0) {
+      lines.push({ n, text: Buffer.from(text).subarray(0, MAX_BYTES).toString() });
+      return { lines, cut: "long_line" };
+    } else {
+      return { lines, cut: "bytes" };
+    }
   }
   return { lines, total: n };
 }

@@ -5,10 +5,15 @@
 import type { ToolSpec } from "../../../api/types";
 import { askFollowupQuestionTool } from "./ask-followup-question";
 import { attemptCompletionTool } from "./attempt-completion";
+import { executeCommandTool } from "./execute-command";
+import { listCodeDefinitionNamesTool } from "./list-code-definition-names";
+import { listFilesTool } from "./list-files";
 import { newTaskTool } from "./new-task";
 import { readFileTool } from "./read-file";
 import { replaceInFileTool } from "./replace-in-file";
+import { searchFilesTool } from "./search-files";
 import type { ToolDefinition } from "./types";
+import { webFetchTool } from "./web-fetch";
 import { writeToFileTool } from "./write-to-file";
 
 /** Keys are the names the model uses; each must equal its definition's `name`. */
@@ -18,9 +23,14 @@ export const TOOLS = {
   read_file: readFileTool,
   write_to_file: writeToFileTool,
   replace_in_file: replaceInFileTool,
+  list_files: listFilesTool,
+  search_files: searchFilesTool,
+  list_code_definition_names: listCodeDefinitionNamesTool,
+  execute_command: executeCommandTool,
   attempt_completion: attemptCompletionTool,
   ask_followup_question: askFollowupQuestionTool,
   new_task: newTaskTool,
+  web_fetch: webFetchTool,
 } satisfies ToolSet;
 
 export type ToolName = keyof typeof TOOLS;

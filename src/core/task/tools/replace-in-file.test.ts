@@ -101,7 +101,7 @@ describe("replace_in_file", () => {
     await writeFile(path.join(ws, ".env"), "SECRET=1\n");
     const { error, log } = await rejection({ path: ".env", diff: block("SECRET=2", "x") }, { ignored: (p) => p.endsWith(".env") });
     expect(error.reason).toBe("not_allowed");
-    expect(error.message).toContain(".env is excluded by the workspace's ignore rules");
+    expect(error.message).toContain(".env looks like a secret file");
     expect(error.message).not.toContain("SECRET");
     expect(log.approvals).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { readFile, stat } from "node:fs/promises";
 import { applyDiff, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { formatResponse } from "../../prompts/responses";
+import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { resolveToolPath, type ResolvedToolPath } from "./paths";
 import { ToolError, type ToolDefinition } from "./types";
 
@@ -64,9 +65,7 @@ export const replaceInFileTool: ToolDefinition = {
   async execute(params, ctx) {
     const diff = params.diff ?? "";
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
-    if (ctx.ignore.isIgnored(target.absolute)) {
-      throw new ToolError("not_allowed", `${target.relative} is excluded by the workspace's ignore rules, so replace_in_file may not read or change it.`);
-    }
+    assertNotIgnored(ctx.ignore, target.absolute, target.relative);
     const original = await readTextFile(target);
     computeEdit(diff, original, target.relative);
     const decision = await ctx.requestApproval({

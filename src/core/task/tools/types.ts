@@ -25,6 +25,8 @@ export interface ApprovalRequest {
   readonly paths?: readonly string[];
   /** For commands: the command line. */
   readonly command?: string;
+  /** For commands: the model's own judgement whether this one needs the person's approval. */
+  readonly requiresApproval?: boolean;
 }
 
 export type ApprovalDecision =
@@ -45,7 +47,11 @@ export interface ToolContext {
   /** Aborted when the task is cancelled; pass it to anything slow. */
   readonly signal: AbortSignal;
   requestApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
-  ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo }): Promise<AskResponse>;
+  /**
+   * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
+   * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
+   */
+  ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo; withdraw?: AbortSignal }): Promise<AskResponse>;
   say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
 }
 

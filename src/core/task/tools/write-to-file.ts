@@ -6,6 +6,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
+import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { resolveToolPath } from "./paths";
 import { ToolError, type ToolDefinition } from "./types";
 
@@ -28,6 +29,7 @@ export const writeToFileTool: ToolDefinition = {
   },
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+    assertNotIgnored(ctx.ignore, target.absolute, target.relative);
     const existing = await readExisting(target.absolute);
     let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
     if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);

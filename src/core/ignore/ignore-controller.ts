@@ -1,0 +1,163 @@
+/**
+ * Decides which paths tools may not touch: whatever `.tandemignore` (or, for people coming from
+ * Cline, `.clineignore`) in the workspace root lists, in gitignore syntax, plus files that
+ * usually hold secrets unless the person allows them. Reloads when either file changes.
+ */
+import { watch, statSync, type FSWatcher } from "node:fs";
+import { readFile } from "node:fs/promises";
+import * as path from "node:path";
+import type { Ignore } from "ignore";
+import { isWithin } from "../task/tools/paths";
+import type { PathGuard } from "../task/tools/types";
+import { compileIgnoreRules } from "./ignore-rules";
+import { looksLikeSecretFile } from "./secret-files";
+
+export { mentionsIgnoredPath } from "./mentions-ignored-path";
+
+/** Read in this order; the rules of both apply. */
+export const IGNORE_FILE_NAMES = [".tandemignore", ".clineignore"] as const;
+
+export interface IgnoreControllerOptions {
+  /** Let tools read `.env`, keys and other files that usually hold secrets. Default false. */
+  allowSecretFiles?: boolean;
+  /** Wait this long after a change before reloading, so an editor's burst of events reloads once. */
+  debounceMs?: number;
+  /** Told about skipped lines and failed reloads (the old rules then stay in force). */
+  onWarning?: (message: string) => void;
+}
+
+export class IgnoreController implements PathGuard {
+  readonly root: string;
+  private rules: Ignore | undefined;
+  private loadedFiles: string[] = [];
+  private problemList: readonly string[] = [];
+  private watcher: FSWatcher | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private generation = 0;
+  private disposed = false;
+
+  constructor(
+    root: string,
+    private readonly options: IgnoreControllerOptions = {},
+  ) {
+    this.root = path.resolve(root);
+  }
+
+  /** A controller with the ignore files loaded, watching them for changes. */
+  static async create(root: string, options: IgnoreControllerOptions = {}): Promise<IgnoreController> {
+    const controller = new IgnoreController(root, options);
+    await controller.reload();
+    controller.watch();
+    return controller;
+  }
+
+  /** Which ignore files currently supply rules (names relative to the root). */
+  get activeFiles(): readonly string[] {
+    return this.loadedFiles;
+  }
+
+  /** Lines skipped during the last load, e.g. ".tandemignore:3: skipped …". */
+  get problems(): readonly string[] {
+    return this.problemList;
+  }
+
+  /**
+   * True when tools must not touch the path. A trailing separator marks a folder (so `build/`
+   * patterns can match without a disk lookup); otherwise the disk is asked only when it matters.
+   */
+  isIgnored(absolutePath: string): boolean {
+    const markedFolder = absolutePath.endsWith("/") || absolutePath.endsWith(path.sep);
+    const absolute = path.resolve(this.root, absolutePath);
+    if (!markedFolder && !this.options.allowSecretFiles && looksLikeSecretFile(absolute)) return true;
+    const relative = path.relative(this.root, absolute);
+    if (!this.rules || relative === "" || !isWithin(this.root, absolute)) return false;
+    const slashed = relative.split(path.sep).join("/");
+    if (markedFolder) return this.rules.ignores(`${slashed}/`);
+    if (this.rules.ignores(slashed)) return true;
+    // A folder-only pattern (`build/`) matches only if the path really is a folder.
+    return this.rules.ignores(`${slashed}/`) && isFolder(absolute);
+  }
+
+  /** Reads the ignore files again. A missing file means no rules from it. */
+  async reload(): Promise<void> {
+    const generation = ++this.generation;
+    const texts = await Promise.all(IGNORE_FILE_NAMES.map((name) => readIfPresent(path.join(this.root, name))));
+    if (generation !== this.generation) return; // a later reload overtook this one
+    const rules: Ignore[] = [];
+    const problems: string[] = [];
+    const loaded: string[] = [];
+    IGNORE_FILE_NAMES.forEach((name, i) => {
+      const text = texts[i];
+      if (text === undefined) return;
+      const compiled = compileIgnoreRules(text, name);
+      rules.push(compiled.rules);
+      problems.push(...compiled.problems);
+      loaded.push(name);
+    });
+    this.rules = rules.length === 0 ? undefined : mergeRules(rules);
+    this.loadedFiles = loaded;
+    this.problemList = problems;
+    for (const problem of problems) this.options.onWarning?.(problem);
+  }
+
+  /** Starts watching the root for changes to the ignore files (idempotent). */
+  watch(): void {
+    if (this.watcher || this.disposed) return;
+    // Not persistent: a watcher alone must not keep a headless run alive.
+    const watcher = watch(this.root, { persistent: false }, (_event, fileName) => {
+      const name = fileName?.toString();
+      if (name === undefined || name === null || (IGNORE_FILE_NAMES as readonly string[]).includes(name)) this.scheduleReload();
+    });
+    watcher.on("error", (error) => {
+      this.options.onWarning?.(`Stopped watching ${this.root} for ignore-file changes: ${error.message}`);
+      this.closeWatcher();
+    });
+    this.watcher = watcher;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.closeWatcher();
+  }
+
+  private scheduleReload(): void {
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      this.reload().catch((error: unknown) => {
+        this.options.onWarning?.(`Could not reload the ignore files: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }, this.options.debounceMs ?? 100);
+    this.debounce.unref();
+  }
+
+  private closeWatcher(): void {
+    clearTimeout(this.debounce);
+    this.debounce = undefined;
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+}
+
+/** One Ignore whose rules are the files' rules in order (a later `!line` can re-include). */
+function mergeRules(rules: Ignore[]): Ignore {
+  const [first, ...rest] = rules;
+  return rest.reduce((all, next) => all.add(next), first as Ignore);
+}
+
+async function readIfPresent(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+function isFolder(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false; // a path that is not there is no folder
+  }
+}

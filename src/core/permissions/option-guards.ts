@@ -1,0 +1,83 @@
+/**
+ * Allow-listed commands that can still write files or run programs through an option. A guard
+ * returns why its command line is not read-only, or null when it is.
+ */
+import { abbreviates, parseOptions } from "./options";
+import { staticText } from "./resolve-words";
+import { isPrintOnlySedScript } from "./sed-script";
+import type { ShellArg } from "./shell-script";
+
+/** Judges another command line (for `xargs cmd`): why it is not allowed, or null. */
+export type AllowCheck = (args: readonly ShellArg[]) => string | null;
+/** `args` follow the command name; every one is fixed text. */
+type Guard = (args: readonly ShellArg[], words: readonly string[], check: AllowCheck) => string | null;
+
+const FIND_ACTIONS = new Set(["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"]);
+const GIT_BRANCH_READ = new Set(["-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--show-current", "-l", "--list", "--no-color", "--color", "--merged", "--no-merged", "--contains", "--no-contains"]);
+
+export const GUARDS: Readonly<Record<string, Guard>> = {
+  find: (_args, words) => {
+    const action = words.find((w) => FIND_ACTIONS.has(w));
+    return action ? `\`find ${action}\` deletes files, writes files or runs commands` : null;
+  },
+  sed: (args) => sedGuard(args),
+  git: (_args, words) => gitGuard(words),
+  sort: (args) => {
+    const parsed = parseOptions(args, { shortWithValue: "kotST", longWithValue: ["key", "output", "field-separator", "buffer-size", "temporary-directory"] });
+    if (parsed.letters.includes("o") || parsed.long.some((n) => abbreviates(n, "output", 2))) return "`sort -o` writes a file";
+    return parsed.long.some((n) => abbreviates(n, "compress-program", 2)) ? "`sort --compress-program` runs a program" : null;
+  },
+  uniq: (args) => (parseOptions(args, { shortWithValue: "fsw" }).operands.length > 1 ? "`uniq` with two files writes the second" : null),
+  tree: (_args, words) => (words.some((w) => w === "-o" || w.startsWith("-o")) ? "`tree -o` writes a file" : null),
+  date: (args) => {
+    const parsed = parseOptions(args, { shortWithValue: "dfrs" });
+    return parsed.letters.includes("s") || parsed.long.some((n) => abbreviates(n, "set", 2)) ? "`date -s` sets the clock" : null;
+  },
+  rg: (_args, words) => (words.some((w) => w === "--pre" || w.startsWith("--pre=")) ? "`rg --pre` runs a program on every file" : null),
+  file: (args) => {
+    const parsed = parseOptions(args, { shortWithValue: "emfFP" });
+    return parsed.letters.includes("C") || parsed.long.includes("compile") ? "`file -C` writes a compiled magic file" : null;
+  },
+  xargs: (args, _words, check) => {
+    const parsed = parseOptions(args, { shortWithValue: "adEILnPs", longWithValue: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"] });
+    // xargs reads options only before the command: the command starts at the first operand.
+    const first = parsed.operands[0];
+    const command = first ? args.slice(args.indexOf(first)) : [];
+    if (command.length === 0) return null;
+    const reason = check(command);
+    return reason === null ? null : `\`xargs\` runs a command that is not allowed: ${reason}`;
+  },
+};
+
+function sedGuard(args: readonly ShellArg[]): string | null {
+  const words = args.map((a) => staticText(a) ?? "");
+  const scripts: string[] = [];
+  let operands = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === "--in-place" || word.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(word) && !word.startsWith("--")) return "`sed -i` edits files in place";
+    if (word === "-f" || word.startsWith("--file")) return "`sed -f` runs a script from a file";
+    if (word === "-e" || word === "--expression") scripts.push(words[++i] ?? "");
+    else if (word.startsWith("--expression=")) scripts.push(word.slice("--expression=".length));
+    else if (/^-[nrEsuz]*e./.test(word)) scripts.push(word.slice(word.indexOf("e") + 1));
+    else if (word.startsWith("-") && word.length > 1) {
+      if (!/^(-[nrEsuz]+|--(quiet|silent|regexp-extended|separate|unbuffered|null-data|zero-terminated|posix|debug|sandbox))$/.test(word)) return `\`sed ${word}\` is an option the policy does not know`;
+    } else if (operands++ === 0 && scripts.length === 0) scripts.push(word);
+  }
+  const unsafe = scripts.find((s) => !isPrintOnlySedScript(s));
+  return unsafe === undefined ? null : `the sed script \`${unsafe}\` may write files or run commands`;
+}
+
+function gitGuard(words: readonly string[]): string | null {
+  if (words.some((w) => w === "--output" || w.startsWith("--output="))) return "`git --output` writes a file";
+  if (words.includes("--ext-diff")) return "`git --ext-diff` runs an external program";
+  const [sub, ...rest] = words;
+  if (sub === "grep" && rest.some((w) => w.startsWith("-O") || w.startsWith("--open-files-in-pager"))) return "`git grep -O` runs a program";
+  if (sub === "branch") {
+    const listing = rest.includes("--list") || rest.includes("-l");
+    const unsafe = rest.find((w) => (w.startsWith("-") ? !GIT_BRANCH_READ.has(w) : !listing));
+    return unsafe === undefined ? null : "`git branch` with these arguments changes branches";
+  }
+  if (sub === "remote" && rest.some((w) => w !== "-v" && w !== "--verbose")) return "`git remote` with these arguments changes remotes";
+  return null;
+}

@@ -1,0 +1,281 @@
+/**
+ * execute_command: runs one shell command line in the workspace after approval, streams its
+ * output to the chat, and gives the model the exit code and the output (head and tail when it is
+ * long). A command still running after a few seconds may be left running in the background at
+ * the person's word; a timeout or a cancelled task kills it with everything it started.
+ */
+import type { CommandExit, RunningCommand } from "../../../host/bridge";
+import type { AskResponse } from "../../../shared/messages";
+import { DEFAULT_OUTPUT_LIMITS, OutputBuffer, type OutputLimits } from "./output-buffer";
+import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
+
+export interface ExecuteCommandOptions {
+  /** How long a command runs before the person is offered to let it go on in the background. */
+  readonly proceedPromptAfterMs: number;
+  /** How often streamed output updates the chat while the model waits for the command. */
+  readonly chatUpdateMs: number;
+  /** How often output of a command left running in the background is added to the chat. */
+  readonly backgroundUpdateMs: number;
+  /** How much output the model (and each chat message) gets. */
+  readonly limits: OutputLimits;
+}
+
+export const DEFAULT_EXECUTE_COMMAND_OPTIONS: Readonly<ExecuteCommandOptions> = {
+  proceedPromptAfterMs: 3_000,
+  chatUpdateMs: 250,
+  backgroundUpdateMs: 1_000,
+  limits: DEFAULT_OUTPUT_LIMITS,
+};
+
+/** A day: longer is surely a mistake, and a server that should run for ever needs no timeout. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
+export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOptions> = {}): ToolDefinition {
+  const options = { ...DEFAULT_EXECUTE_COMMAND_OPTIONS, ...overrides };
+  return {
+    name: "execute_command",
+    description:
+      "Run a command line in the person's shell, in the working directory. Use it for builds, tests, package managers, git and " +
+      "other terminal work. Give one command line; to work elsewhere, change directory inside it (`cd web && npm test`), and chain " +
+      "steps with `&&`. Nobody can type into the command (its input is closed), so use non-interactive flags such as `--yes` or " +
+      "`--no-pager`. Long-running commands such as dev servers are fine: if one is still running after a few seconds, the person " +
+      "may let it go on in the background and you get its output so far. You get the exit code and the output; very long output " +
+      "keeps its beginning and its end. A failing command is a normal result: read its output and act on it.",
+    params: [
+      { name: "command", required: true, description: "The command line to run, valid for the person's shell and operating system." },
+      {
+        name: "requires_approval",
+        required: false,
+        description:
+          "true when the command changes things the person should confirm (installs or removes packages, deletes or overwrites files, " +
+          "pushes, changes system settings); false for commands that only read, build or test.",
+      },
+      {
+        name: "timeout",
+        required: false,
+        description: "Seconds after which the command and everything it started are stopped. Default: no limit (leave it out for servers).",
+      },
+    ],
+    readOnly: false,
+    approval: "command",
+    example: "<execute_command>\n<command>npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>",
+    async execute(params, ctx) {
+      const command = (params.command ?? "").trim();
+      const requiresApproval = parseRequiresApproval(params.requires_approval);
+      const timeoutSeconds = parseTimeout(params.timeout);
+      const decision = await ctx.requestApproval({
+        category: "command",
+        command,
+        message: { tool: "execute_command", content: command },
+        requiresApproval,
+      });
+      if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+      if (ctx.signal.aborted) return { kind: "ok", content: "The task was cancelled before the command ran." };
+      const result = await runCommand(command, ctx, options, timeoutSeconds);
+      return withFeedback(result, "The person approved the command with this message:", decision.feedback?.text);
+    },
+  };
+}
+
+export const executeCommandTool = createExecuteCommandTool();
+
+function parseRequiresApproval(value: string | undefined): boolean | undefined {
+  const text = value?.trim().toLowerCase();
+  if (!text) return undefined;
+  if (text === "true" || text === "false") return text === "true";
+  throw new ToolError("invalid_param", `requires_approval must be "true" or "false"; got "${value}".`);
+}
+
+function parseTimeout(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS)) {
+    throw new ToolError(
+      "invalid_param",
+      `timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}; got "${value}". Leave it out for no limit.`,
+    );
+  }
+  return seconds;
+}
+
+/** How the tool's wait for the command ended. */
+type Ending =
+  | { readonly kind: "exited"; readonly exit: CommandExit }
+  | { readonly kind: "background"; readonly feedback?: string }
+  | { readonly kind: "stopped_by_person"; readonly exit: CommandExit };
+
+async function runCommand(command: string, ctx: ToolContext, options: ExecuteCommandOptions, timeoutSeconds?: number): Promise<ToolResult> {
+  const timeoutMs = timeoutSeconds === undefined ? undefined : Math.ceil(timeoutSeconds * 1000);
+  const running = ctx.host.terminal.run(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal });
+  const forModel = new OutputBuffer(options.limits);
+  const chat = new ChatOutput(ctx, options);
+  let modelListening = true;
+  running.onOutput((text) => {
+    if (modelListening) forModel.append(text);
+    chat.append(text);
+  });
+
+  let ending: Ending;
+  try {
+    ending = await waitForEnding(command, running, ctx, chat, options);
+  } catch (error) {
+    running.kill();
+    throw error;
+  }
+  if (ending.kind === "background") {
+    modelListening = false;
+    chat.continueInBackground(command, running.completion, timeoutSeconds);
+    const result = ok(`${backgroundNote()}\n${describeOutput(forModel)}`);
+    return withFeedback(result, "The person's message while the command was running:", ending.feedback);
+  }
+  await chat.close();
+  const head = ending.kind === "stopped_by_person" ? "The person stopped the command while it was running." : describeExit(ending.exit, timeoutSeconds);
+  return ok(`${head}\n${describeOutput(forModel)}`);
+}
+
+/**
+ * Waits for the command; after a while, also for the person's choice to go on without it.
+ * The command ending first wins: the question is then moot (see the report on closing it).
+ */
+async function waitForEnding(
+  command: string,
+  running: RunningCommand,
+  ctx: ToolContext,
+  chat: ChatOutput,
+  options: ExecuteCommandOptions,
+): Promise<Ending> {
+  const exited = running.completion.then((exit): Ending => ({ kind: "exited", exit }));
+  let timer: NodeJS.Timeout | undefined;
+  const promptDue = new Promise<"prompt">((resolve) => (timer = setTimeout(() => resolve("prompt"), options.proceedPromptAfterMs)));
+  const first = await Promise.race([exited, promptDue]).finally(() => clearTimeout(timer));
+  if (first !== "prompt") return first;
+
+  // The question comes after the output so far, so that message is finished first.
+  await chat.close();
+  const withdraw = new AbortController();
+  const question = ctx.ask("command_output", `${command} is still running`, { withdraw: withdraw.signal });
+  const next = await Promise.race([exited, question.then((response) => ({ kind: "answer" as const, response }))]);
+  // Ended first: the question is moot, so it is taken back.
+  if (next.kind !== "answer") {
+    withdraw.abort();
+    await question;
+    return next;
+  }
+  const answer: AskResponse = next.response;
+  if (ctx.signal.aborted) return running.completion.then((exit) => ({ kind: "exited", exit }));
+  if (answer.type === "no") {
+    running.kill();
+    return running.completion.then((exit) => ({ kind: "stopped_by_person", exit }));
+  }
+  if (answer.text || answer.images?.length) await ctx.say("user_feedback", answer.text, { images: answer.images });
+  return { kind: "background", feedback: answer.text };
+}
+
+function describeExit(exit: CommandExit, timeoutSeconds?: number): string {
+  switch (exit.stoppedBy) {
+    case "timeout":
+      return `The command timed out after ${timeoutSeconds} s: it was stopped, together with every process it started.`;
+    case "abort":
+      return "The command was stopped because the task was cancelled.";
+    case "kill":
+      return "The command was stopped.";
+    case null:
+      if (exit.exitCode === 0) return "The command exited with code 0.";
+      if (exit.exitCode !== null) return `The command failed with exit code ${exit.exitCode}.`;
+      return `The command was ended by signal ${exit.signal ?? "(unknown)"}.`;
+  }
+}
+
+function backgroundNote(): string {
+  return (
+    "The command is still running in the background: the person chose to go on while it runs. " +
+    "You will not see its later output (the person does)."
+  );
+}
+
+function describeOutput(output: OutputBuffer): string {
+  if (output.isBlank) return "Output: (none)";
+  const hint =
+    output.omittedLines > 0
+      ? "\n(The middle of the output was left out. To see a part of it, run the command again through a filter such as grep, head or tail.)"
+      : "";
+  return `Output:\n${output.render()}${hint}`;
+}
+
+function ok(content: string): ToolResult {
+  return { kind: "ok", content };
+}
+
+function withFeedback(result: ToolResult, lead: string, feedback: string | undefined): ToolResult {
+  if (result.kind !== "ok" || typeof result.content !== "string" || !feedback) return result;
+  return ok(`${result.content}\n\n${lead}\n<feedback>\n${feedback}\n</feedback>`);
+}
+
+/**
+ * The chat's view of the output. While the model waits it is one message, updated in place at
+ * most every `chatUpdateMs`. In the background each update is a message of its own with the new
+ * output only, because other messages (the model's next answer) come in between.
+ */
+class ChatOutput {
+  private view: OutputBuffer;
+  private timer: NodeJS.Timeout | undefined;
+  private changed = false;
+  private background = false;
+  /** A partial message of the current view is in the chat and must be finished. */
+  private shown = false;
+  private sending: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  constructor(
+    private readonly ctx: ToolContext,
+    private readonly options: ExecuteCommandOptions,
+  ) {
+    this.view = new OutputBuffer(options.limits);
+  }
+
+  append(text: string): void {
+    this.view.append(text);
+    this.changed = true;
+    const interval = this.background ? this.options.backgroundUpdateMs : this.options.chatUpdateMs;
+    this.timer ??= setTimeout(() => this.flush(), interval);
+  }
+
+  /** Finishes the current message; later output starts a new one. Throws a failed update. */
+  async close(): Promise<void> {
+    this.flush(true);
+    await this.sending;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** From now on the model is not waiting: report output (and the end) on the side. */
+  continueInBackground(command: string, completion: Promise<CommandExit>, timeoutSeconds?: number): void {
+    this.flush(true);
+    this.background = true;
+    const report = (error: unknown) =>
+      this.ctx.host.window.notify("error", `Tandem: showing the output of "${command}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    completion
+      .then(async (exit) => {
+        await this.close();
+        // A cancelled task is gone: there is no chat left to tell.
+        if (exit.stoppedBy !== "abort") await this.ctx.say("info", `Background command "${command}" ended. ${describeExit(exit, timeoutSeconds)}`);
+      })
+      .catch(report);
+  }
+
+  private flush(final = false): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.changed && !(final && this.shown)) return;
+    this.changed = false;
+    const text = this.view.render();
+    const partial = !final && !this.background;
+    // Updated in place while streaming; a finished message (and every background one) starts afresh.
+    if (!partial) this.view = new OutputBuffer(this.options.limits);
+    if (!text && !this.shown) return;
+    this.shown = partial;
+    this.sending = this.sending.then(() => this.ctx.say("command_output", text, { partial })).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+}

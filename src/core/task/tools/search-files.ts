@@ -1,0 +1,62 @@
+/**
+ * search_files: a regex search over a folder (or one file) with a line of context around each
+ * match, grouped by file. Runs ripgrep when there is one, else a JavaScript search that skips
+ * the same files; ignored files never show up either way.
+ */
+import { stat } from "node:fs/promises";
+import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { resolveToolPath } from "./paths";
+import { searchWithJavaScript } from "./search-files-js";
+import { expandBraces } from "./search-files-glob";
+import { resolveRipgrep, searchWithRipgrep, type SearchRequest } from "./search-files-rg";
+import { SEARCH_RESULT_LIMIT, SearchResults } from "./search-files-results";
+import { ToolError, type ToolDefinition } from "./types";
+
+export { setRipgrepPath } from "./search-files-rg";
+
+export const searchFilesTool: ToolDefinition = {
+  name: "search_files",
+  description:
+    "Search the files in a folder for a regular expression (Rust/ripgrep syntax). Each match is shown with the " +
+    "line before and after it, grouped by file, with line numbers (`12:` a match, `11-` context). " +
+    `At most ${SEARCH_RESULT_LIMIT} matches are returned. Files ignored by .gitignore or .tandemignore, ` +
+    "binary files and dependency folders (node_modules, …) are skipped.",
+  params: [
+    { name: "path", required: true, description: "Folder (or file) to search, relative to the working directory." },
+    { name: "regex", required: true, description: "The regular expression to look for (Rust regex syntax, as ripgrep uses)." },
+    { name: "file_pattern", required: false, description: "Glob the files must match, e.g. *.ts or *.{ts,tsx}. Default: all files." },
+  ],
+  readOnly: true,
+  approval: "read",
+  example: "<search_files>\n<path>src</path>\n<regex>TODO|FIXME</regex>\n<file_pattern>*.ts</file_pattern>\n</search_files>",
+  async execute(params, ctx) {
+    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+    const stats = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `Not found: ${target.relative}`);
+      throw error;
+    });
+    assertNotIgnored(ctx.ignore, target.absolute, target.relative, stats.isDirectory());
+    const pattern = params.file_pattern?.trim() ?? "";
+    const request: SearchRequest = {
+      cwd: ctx.cwd,
+      target: target.absolute,
+      regex: params.regex ?? "",
+      fileGlobs: pattern === "" ? [] : expandBraces(pattern),
+      guard: ctx.ignore,
+      signal: ctx.signal,
+    };
+    const results = new SearchResults();
+    const rg = await resolveRipgrep();
+    if (rg !== undefined) await searchWithRipgrep(rg, request, results);
+    else await searchWithJavaScript(request, results);
+    const scope = `in ${target.relative}${pattern === "" ? "" : ` (files matching ${pattern})`}`;
+    const output = results.format(ctx.cwd, `for /${request.regex}/ ${scope}`);
+    const decision = await ctx.requestApproval({
+      category: "read",
+      message: { tool: "search_files", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
+      paths: [target.absolute],
+    });
+    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+    return { kind: "ok", content: output };
+  },
+};
