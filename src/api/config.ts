@@ -2,7 +2,7 @@
  * The settings a handler is built from, and their validation: a wrong setting fails when the
  * handler is built, with a message that names it, not later as an obscure HTTP 400.
  */
-import { resolveModel, type ProviderId } from "./model-info.js";
+import { DEFAULT_MODEL_ID, resolveModel, retirementOf, type ProviderId } from "./model-info.js";
 import type { ModelInfo } from "./types.js";
 
 export interface ApiConfiguration {
@@ -13,7 +13,11 @@ export interface ApiConfiguration {
   baseUrl?: string;
   modelId?: string;
   contextWindowOverride?: number;
-  /** Extended thinking budget (Anthropic models that support it); at least 1024. */
+  /**
+   * Asks for thinking. On models with a manual budget (Claude 4.5 and earlier) it is the budget
+   * in tokens, at least 1024 and below the output limit. On adaptive models it only asks for
+   * thinking, the model decides how much; Claude 5 models think without it too.
+   */
   thinkingBudgetTokens?: number;
   /** Longest silence before a stream counts as stalled (default 60 s). */
   streamIdleTimeoutMs?: number;
@@ -31,13 +35,14 @@ export interface ResolvedConfiguration {
   apiKey?: string;
   baseUrl?: string;
   model: { id: string; info: ModelInfo };
-  /** Only set when the model supports thinking. */
+  /** Only set when the model reasons (`model.info.thinking` is not "none"). */
   thinkingBudgetTokens?: number;
   streamIdleTimeoutMs: number;
   requestTimeoutMs?: number;
 }
 
-export function resolveConfiguration(config: ApiConfiguration): ResolvedConfiguration {
+/** `now` decides whether a deprecated model has reached its retirement date. */
+export function resolveConfiguration(config: ApiConfiguration, now: Date = new Date()): ResolvedConfiguration {
   if (config.provider !== "anthropic" && config.provider !== "openai") {
     throw new Error(`Unknown API provider "${String(config.provider)}"; expected "anthropic" or "openai".`);
   }
@@ -49,8 +54,11 @@ export function resolveConfiguration(config: ApiConfiguration): ResolvedConfigur
     throw new Error(`The API base URL "${baseUrl}" is not a valid URL.`);
   }
   const model = resolveModel(config.provider, config.modelId, config.contextWindowOverride);
-  const budget = model.info.supportsThinking ? config.thinkingBudgetTokens : undefined;
-  if (budget !== undefined && (budget < MIN_THINKING_BUDGET || budget >= model.info.maxOutputTokens)) {
+  // Only the provider's own endpoint is known to refuse a retired id; a proxy may map it anew.
+  if (baseUrl === undefined) checkNotRetired(config.provider, model.id, now);
+  const budget = model.info.thinking === "none" ? undefined : config.thinkingBudgetTokens;
+  const manual = model.info.thinking === "manual";
+  if (manual && budget !== undefined && (budget < MIN_THINKING_BUDGET || budget >= model.info.maxOutputTokens)) {
     throw new Error(
       `thinkingBudgetTokens must be between ${MIN_THINKING_BUDGET} and ${model.info.maxOutputTokens - 1} ` +
         `for ${model.id}, got ${budget}.`,
@@ -65,6 +73,16 @@ export function resolveConfiguration(config: ApiConfiguration): ResolvedConfigur
     streamIdleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     requestTimeoutMs: config.requestTimeoutMs,
   };
+}
+
+function checkNotRetired(provider: ProviderId, modelId: string, now: Date): void {
+  const retirement = retirementOf(provider, modelId, now);
+  if (!retirement) return;
+  const when = retirement.retiredOn ? ` on ${retirement.retiredOn}` : "";
+  throw new Error(
+    `The model "${modelId}" was retired by ${provider === "anthropic" ? "Anthropic" : "OpenAI"}${when}; ` +
+      `choose a current one, such as ${DEFAULT_MODEL_ID[provider]}.`,
+  );
 }
 
 function checkPositive(name: string, value: number | undefined): void {

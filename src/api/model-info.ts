@@ -1,84 +1,178 @@
 /**
- * What we know about the models people commonly pick: context window, output limit, prices
- * (USD per million tokens, as published by the providers in 2025; they change, so treat them
- * as estimates) and capabilities. An unknown model gets conservative defaults rather than an
- * error, because OpenAI-compatible servers serve models under any name.
+ * What we know about the models people commonly pick: context window, output limit, prices (USD
+ * per million tokens, as published by the providers; checked 2026-11-29, they change, so treat
+ * them as estimates), how each one reasons and whether it takes a temperature. An unknown model
+ * gets conservative defaults rather than an error, because OpenAI-compatible servers serve
+ * models under any name; a model its provider has retired gets a clear error instead.
  */
-import type { ModelInfo } from "./types.js";
+import type { NormalisedUsage } from "./cost.js";
+import type { LongPromptPricing, ModelInfo, ThinkingMode } from "./types.js";
 
 export type ProviderId = "anthropic" | "openai";
+/** "legacy": still served, superseded; "deprecated": a retirement date is set. */
+export type ModelStatus = "active" | "legacy" | "deprecated";
 
-function anthropic(
-  contextWindow: number,
-  maxOutputTokens: number,
-  prices: [input: number, output: number, cacheWrite: number, cacheRead: number],
-  supportsThinking: boolean,
-): ModelInfo {
-  const [inputPrice, outputPrice, cacheWritePrice, cacheReadPrice] = prices;
+interface CatalogueEntry {
+  info: ModelInfo;
+  status: ModelStatus;
+  /** ISO date from which requests fail. */
+  retiresOn?: string;
+}
+
+interface Spec {
+  window: number;
+  output: number;
+  /** input, output, cache write (5 min), cache read */
+  prices: [number, number, number, number];
+  thinking: ThinkingMode;
+  temperature: boolean;
+  images?: boolean;
+  status?: ModelStatus;
+  retiresOn?: string;
+  longPrompt?: LongPromptPricing;
+}
+
+function entry(spec: Spec): CatalogueEntry {
+  const [inputPrice, outputPrice, cacheWritePrice, cacheReadPrice] = spec.prices;
   return {
-    contextWindow,
-    maxOutputTokens,
-    inputPrice,
-    outputPrice,
-    cacheWritePrice,
-    cacheReadPrice,
-    supportsImages: true,
-    supportsPromptCache: true,
-    supportsThinking,
+    info: {
+      contextWindow: spec.window,
+      maxOutputTokens: spec.output,
+      inputPrice,
+      outputPrice,
+      cacheWritePrice,
+      cacheReadPrice,
+      supportsImages: spec.images ?? true,
+      // Anthropic caches at our breakpoints; OpenAI and DeepSeek cache by themselves.
+      supportsPromptCache: true,
+      supportsThinking: spec.thinking !== "none",
+      thinking: spec.thinking,
+      supportsTemperature: spec.temperature,
+      ...(spec.longPrompt ? { longPromptPricing: spec.longPrompt } : {}),
+    },
+    status: spec.status ?? "active",
+    ...(spec.retiresOn ? { retiresOn: spec.retiresOn } : {}),
   };
 }
 
-/** OpenAI caches prompts by itself: writes are free, reads are discounted. */
-function openai(
-  contextWindow: number,
-  maxOutputTokens: number,
-  prices: [input: number, output: number, cacheRead: number],
-  supportsImages = true,
-): ModelInfo {
-  const [inputPrice, outputPrice, cacheReadPrice] = prices;
-  return {
-    contextWindow,
-    maxOutputTokens,
-    inputPrice,
-    outputPrice,
-    cacheWritePrice: 0,
-    cacheReadPrice,
-    supportsImages,
-    supportsPromptCache: true,
-    // Reasoning of OpenAI-compatible models arrives by itself; there is no budget to send.
-    supportsThinking: false,
-  };
+const M1 = 1_000_000;
+const K128 = 128_000;
+/**
+ * Claude 4.7 and later: adaptive thinking only (manual budgets are a 400) and no non-default
+ * temperature (a 400 too). Claude 4.6 takes adaptive thinking but still accepts a temperature
+ * while thinking is off. Sources: the SDK's own note on `temperature` in messages.d.ts,
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html,
+ * https://platform.claude.com/docs/zh-CN/models/sonnet-5/overview
+ */
+const CLAUDE_ADAPTIVE = { window: M1, output: K128, thinking: "adaptive", temperature: false } as const;
+/** Claude 4.5 and earlier: manual extended thinking only. */
+const CLAUDE_4_5 = { window: 200_000, output: 64_000, thinking: "manual", temperature: true } as const;
+
+/** Pages: https://platform.claude.com/docs/{lang}/models/{model}/overview unless noted. */
+const ANTHROPIC: Readonly<Record<string, CatalogueEntry>> = {
+  // Sonnet 5.5: cache reads cut from $0.20 to $0.10 on 2026-10-07 (pricing page, as quoted by
+  // github.com/kurofune/claudit v1.9.2 and docs.rs/synaps pricing; the model page predates it).
+  "claude-sonnet-5-5": entry({ ...CLAUDE_ADAPTIVE, prices: [2, 10, 2.5, 0.1] }),
+  "claude-opus-5-5": entry({ ...CLAUDE_ADAPTIVE, prices: [4, 20, 5, 0.2] }),
+  // Fable 5.2 (2026-11-09) is newer than the SDK's model list; figures from
+  // docs.apiyi.com/news/claude-fable-5-2-launch and github.com/archid21/rightsize v0.10.2.
+  "claude-fable-5-2": entry({ ...CLAUDE_ADAPTIVE, prices: [8, 40, 10, 0.2] }),
+  // Haiku 5.5 bills a whole request at higher rates once its prompt passes 100K tokens.
+  "claude-haiku-5-5": entry({
+    ...CLAUDE_ADAPTIVE,
+    prices: [0.1, 0.5, 0.125, 0.01],
+    longPrompt: { aboveTokens: 100_000, inputPrice: 0.5, outputPrice: 2.5, cacheWritePrice: 0.625, cacheReadPrice: 0.05 },
+  }),
+  "claude-fable-5-1": entry({ ...CLAUDE_ADAPTIVE, prices: [10, 50, 12.5, 0.25], status: "legacy" }),
+  "claude-fable-5": entry({ ...CLAUDE_ADAPTIVE, prices: [10, 50, 12.5, 1], status: "legacy" }),
+  "claude-opus-5": entry({ ...CLAUDE_ADAPTIVE, prices: [5, 25, 6.25, 0.5], status: "legacy" }),
+  "claude-sonnet-5": entry({ ...CLAUDE_ADAPTIVE, prices: [2, 10, 2.5, 0.2], status: "legacy" }),
+  "claude-opus-4-8": entry({ ...CLAUDE_ADAPTIVE, prices: [5, 25, 6.25, 0.5], status: "legacy" }),
+  // Opus 4.7: https://apidog.com/blog/claude-opus-4-7-api/ (1M, 128K, adaptive only, no sampling).
+  "claude-opus-4-7": entry({ ...CLAUDE_ADAPTIVE, prices: [5, 25, 6.25, 0.5], status: "legacy" }),
+  "claude-opus-4-6": entry({ ...CLAUDE_ADAPTIVE, temperature: true, prices: [5, 25, 6.25, 0.5], status: "legacy" }),
+  "claude-sonnet-4-6": entry({ ...CLAUDE_ADAPTIVE, temperature: true, prices: [3, 15, 3.75, 0.3], status: "legacy" }),
+  "claude-haiku-4-5": entry({ ...CLAUDE_4_5, prices: [1, 5, 1.25, 0.1] }),
+  // Deprecated 2026-11-23 (github.com/samarthputhraya/Modelpin v0.5.7); window and output as at launch.
+  "claude-opus-4-5": entry({ ...CLAUDE_4_5, prices: [5, 25, 6.25, 0.5], status: "deprecated", retiresOn: "2027-01-22" }),
+  "claude-sonnet-4-5": entry({ ...CLAUDE_4_5, prices: [3, 15, 3.75, 0.3], status: "deprecated", retiresOn: "2026-11-30" }),
+};
+
+/** GPT-6 reasons at a default effort of "medium", and then refuses a temperature. */
+const GPT_6 = { window: 1_050_000, output: K128, thinking: "adaptive", temperature: false } as const;
+/** Shut down 2027-01-14 (developers.openai.com/api/docs/deprecations); 2025 prices. */
+const GPT_4 = { thinking: "none", temperature: true, status: "deprecated", retiresOn: "2027-01-14" } as const;
+/** DeepSeek V4: thinking mode by default, in which sampling parameters do nothing. */
+const DEEPSEEK = { window: M1, output: 384_000, thinking: "adaptive", temperature: false } as const;
+/** OpenAI's long-context rule: above 272K input tokens, input and cache rates double, output is 1.5x. */
+function gpt6Long(input: number, output: number, cacheWrite: number, cacheRead: number): LongPromptPricing {
+  return { aboveTokens: 272_000, inputPrice: input * 2, outputPrice: output * 1.5, cacheWritePrice: cacheWrite * 2, cacheReadPrice: cacheRead * 2 };
 }
 
-export const ANTHROPIC_MODELS: Readonly<Record<string, ModelInfo>> = {
-  "claude-sonnet-4-5": anthropic(200_000, 64_000, [3, 15, 3.75, 0.3], true),
-  "claude-sonnet-4-0": anthropic(200_000, 64_000, [3, 15, 3.75, 0.3], true),
-  // The dated id of Sonnet 4 ("claude-sonnet-4-20250514") has no "-0".
-  "claude-sonnet-4": anthropic(200_000, 64_000, [3, 15, 3.75, 0.3], true),
-  "claude-opus-4-1": anthropic(200_000, 32_000, [15, 75, 18.75, 1.5], true),
-  "claude-haiku-4-5": anthropic(200_000, 64_000, [1, 5, 1.25, 0.1], true),
-  "claude-3-7-sonnet": anthropic(200_000, 64_000, [3, 15, 3.75, 0.3], true),
-  "claude-3-5-haiku": anthropic(200_000, 8_192, [0.8, 4, 1, 0.08], false),
+/** Pages: https://developers.openai.com/api/docs/models/{model} unless noted. */
+const OPENAI: Readonly<Record<string, CatalogueEntry>> = {
+  "gpt-6.2-sol": entry({ ...GPT_6, prices: [2, 10, 2.5, 0.1], longPrompt: gpt6Long(2, 10, 2.5, 0.1) }),
+  // Cached input from github.com/akiiwa-games/AgentCompass-Router v0.6.8; no cache-write price
+  // found, so writes are priced as plain input.
+  "gpt-6.2-astra": entry({ ...GPT_6, prices: [8, 40, 8, 0.4] }),
+  "gpt-6.1-terra": entry({ ...GPT_6, prices: [1, 5, 1.25, 0.05], longPrompt: gpt6Long(1, 5, 1.25, 0.05) }),
+  // Cached input: codersera.com/blog/gpt-4o-gpt-4-1-api-shutdown-migration-2026; writes as plain input.
+  "gpt-6-luna": entry({ ...GPT_6, prices: [0.1, 0.5, 0.1, 0.01] }),
+  "gpt-6.1-sol": entry({ ...GPT_6, prices: [2, 10, 2.5, 0.1], status: "legacy", longPrompt: gpt6Long(2, 10, 2.5, 0.1) }),
+  "gpt-4.1": entry({ ...GPT_4, window: 1_047_576, output: 32_768, prices: [2, 8, 0, 0.5] }),
+  "gpt-4.1-mini": entry({ ...GPT_4, window: 1_047_576, output: 32_768, prices: [0.4, 1.6, 0, 0.1] }),
+  "gpt-4o": entry({ ...GPT_4, window: 128_000, output: 16_384, prices: [2.5, 10, 0, 1.25] }),
+  "gpt-4o-mini": entry({ ...GPT_4, window: 128_000, output: 16_384, prices: [0.15, 0.6, 0, 0.075] }),
+  // DeepSeek (https://api-docs.deepseek.com/quick_start/pricing, 2026-11-15) bills half these
+  // peak rates off-peak; the peak rate keeps the estimate an upper bound. It thinks by default.
+  "deepseek-flash": entry({ ...DEEPSEEK, prices: [0.3, 1.2, 0.3, 0.006] }),
+  "deepseek-v4-pro": entry({ ...DEEPSEEK, prices: [1.32, 3.96, 1.32, 0.044], images: false }),
+  // A legacy name DeepSeek still accepts, served and billed as deepseek-flash.
+  "deepseek-v4-flash": entry({ ...DEEPSEEK, prices: [0.3, 1.2, 0.3, 0.006], status: "deprecated" }),
 };
 
-export const OPENAI_MODELS: Readonly<Record<string, ModelInfo>> = {
-  "gpt-4.1": openai(1_047_576, 32_768, [2, 8, 0.5]),
-  "gpt-4.1-mini": openai(1_047_576, 32_768, [0.4, 1.6, 0.1]),
-  "gpt-4o": openai(128_000, 16_384, [2.5, 10, 1.25]),
-  "gpt-4o-mini": openai(128_000, 16_384, [0.15, 0.6, 0.075]),
-  "o4-mini": openai(200_000, 100_000, [1.1, 4.4, 0.275]),
-  "o3": openai(200_000, 100_000, [2, 8, 0.5]),
-  // DeepSeek's cache hits are priced like OpenAI's cached input (V3.2 prices).
-  "deepseek-chat": openai(128_000, 8_192, [0.28, 0.42, 0.028], false),
-  "deepseek-reasoner": openai(128_000, 64_000, [0.28, 0.42, 0.028], false),
+/** Retired ids and the date requests started failing, where known. */
+const RETIRED: Readonly<Record<ProviderId, Readonly<Record<string, string | undefined>>>> = {
+  anthropic: {
+    "claude-sonnet-4-0": "2026-06-15",
+    "claude-sonnet-4": "2026-06-15",
+    "claude-opus-4-0": "2026-06-15",
+    "claude-opus-4": "2026-06-15",
+    "claude-opus-4-1": "2026-08-05",
+    "claude-3-7-sonnet": "2026-02-19",
+    "claude-3-5-sonnet": "2025-10-28",
+    "claude-3-5-haiku": undefined,
+  },
+  openai: {
+    "o4-mini": "2026-10-23",
+    "o3-mini": "2026-10-23",
+    o1: "2026-10-23",
+    "gpt-4.1-nano": "2026-10-23",
+    "gpt-4-turbo": "2026-10-23",
+    "gpt-4": "2026-10-23",
+    "gpt-3.5-turbo": "2026-10-23",
+  },
 };
 
+const CATALOGUE: Readonly<Record<ProviderId, Readonly<Record<string, CatalogueEntry>>>> = {
+  anthropic: ANTHROPIC,
+  openai: OPENAI,
+};
+
+function infoOf(entries: Readonly<Record<string, CatalogueEntry>>): Readonly<Record<string, ModelInfo>> {
+  return Object.fromEntries(Object.entries(entries).map(([id, { info }]) => [id, info]));
+}
+
+export const ANTHROPIC_MODELS = infoOf(ANTHROPIC);
+export const OPENAI_MODELS = infoOf(OPENAI);
+
+/** Current models, neither legacy nor near retirement. */
 export const DEFAULT_MODEL_ID: Readonly<Record<ProviderId, string>> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-4.1",
+  anthropic: "claude-sonnet-5-5",
+  openai: "gpt-6.2-sol",
 };
 
-/** For a model we know nothing about: a common window, no prices, no claims. */
+/** For a model we know nothing about: a common window, no prices, no claims, nothing it might refuse. */
 export const UNKNOWN_MODEL_INFO: Readonly<ModelInfo> = {
   contextWindow: 128_000,
   maxOutputTokens: 8_192,
@@ -89,27 +183,25 @@ export const UNKNOWN_MODEL_INFO: Readonly<ModelInfo> = {
   supportsImages: false,
   supportsPromptCache: false,
   supportsThinking: false,
-};
-
-const CATALOGUE: Readonly<Record<ProviderId, Readonly<Record<string, ModelInfo>>>> = {
-  anthropic: ANTHROPIC_MODELS,
-  openai: OPENAI_MODELS,
+  thinking: "none",
+  supportsTemperature: false,
 };
 
 /**
- * Finds a model by id: exact, then without a date suffix ("claude-sonnet-4-5-20250929",
- * "gpt-4o-2024-08-06"), then without a router's vendor prefix ("openai/gpt-4o",
- * "anthropic/claude-3-7-sonnet"), then without a local server's tag ("deepseek-chat:latest").
+ * The keys a model id may be filed under: exact, then without a date suffix
+ * ("claude-haiku-4-5-20251001", "gpt-4o-2024-08-06"), then without a router's vendor prefix
+ * ("openai/gpt-4.1"), then without a local server's tag ("deepseek-v4-flash:latest").
  */
-function lookUp(provider: ProviderId, modelId: string): ModelInfo | undefined {
-  const models = CATALOGUE[provider];
+function keysOf(modelId: string): string[] {
   const bare = modelId.replace(/^[\w.-]+\//, "").replace(/(-\d{4}-?\d{2}-?\d{2}|-latest)$/, "");
-  for (const candidate of [modelId, bare]) {
-    const info = models[candidate];
-    if (info) return info;
+  return [modelId, bare, bare.replace(/:.*$/, "")];
+}
+
+function lookUp<T>(table: Readonly<Record<string, T>>, modelId: string): T | undefined {
+  for (const key of keysOf(modelId)) {
+    if (Object.hasOwn(table, key)) return table[key];
   }
-  const stem = bare.replace(/:.*$/, "");
-  return models[stem];
+  return undefined;
 }
 
 /** The model to use and what we know of it; `contextWindowOverride` wins over the catalogue. */
@@ -122,7 +214,7 @@ export function resolveModel(
     throw new RangeError(`contextWindowOverride must be a positive whole number, got ${contextWindowOverride}`);
   }
   const id = modelId?.trim() || DEFAULT_MODEL_ID[provider];
-  const known = lookUp(provider, id);
+  const known = lookUp(CATALOGUE[provider], id)?.info;
   const info: ModelInfo = { ...(known ?? UNKNOWN_MODEL_INFO) };
   if (contextWindowOverride !== undefined) {
     info.contextWindow = contextWindowOverride;
@@ -130,4 +222,74 @@ export function resolveModel(
     info.maxOutputTokens = Math.min(info.maxOutputTokens, contextWindowOverride);
   }
   return { id, info };
+}
+
+/**
+ * Whether the provider has retired this model by `now`: listed as retired, or deprecated with a
+ * retirement date that has come. `retiredOn` is absent when the date is unknown.
+ */
+export function retirementOf(provider: ProviderId, modelId: string, now: Date = new Date()): { retiredOn?: string } | undefined {
+  const keys = keysOf(modelId.trim());
+  const retired = RETIRED[provider];
+  const listed = keys.find((key) => Object.hasOwn(retired, key));
+  if (listed !== undefined) {
+    const date = retired[listed];
+    return date ? { retiredOn: date } : {};
+  }
+  const retiresOn = lookUp(CATALOGUE[provider], modelId.trim())?.retiresOn;
+  return retiresOn !== undefined && now.getTime() >= Date.parse(retiresOn) ? { retiredOn: retiresOn } : undefined;
+}
+
+/** The prices that apply to one request, given its token counts (long prompts may cost more). */
+export function pricesFor(
+  info: ModelInfo,
+  usage: NormalisedUsage,
+): Pick<ModelInfo, "inputPrice" | "outputPrice" | "cacheWritePrice" | "cacheReadPrice"> {
+  const prompt = usage.inputTokens + (usage.cacheWriteTokens ?? 0) + (usage.cacheReadTokens ?? 0);
+  const long = info.longPromptPricing;
+  return long && prompt > long.aboveTokens ? long : info;
+}
+
+/** One row of the settings view's model picker; fits `ModelCatalogEntry` in src/shared/protocol.ts. */
+export interface ModelListing {
+  provider: ProviderId;
+  id: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** USD per million tokens (the short-prompt rates where there are two). */
+  inputPrice: number;
+  outputPrice: number;
+  cacheWritePrice: number;
+  cacheReadPrice: number;
+  thinking: ThinkingMode;
+  status: ModelStatus;
+  retiresOn?: string;
+}
+
+const STATUS_ORDER: readonly ModelStatus[] = ["active", "legacy", "deprecated"];
+
+/** Every catalogued model, current ones first, for one provider or both. */
+export function listModels(provider?: ProviderId): ModelListing[] {
+  const providers: ProviderId[] = provider ? [provider] : ["anthropic", "openai"];
+  return providers.flatMap((p) =>
+    Object.entries(CATALOGUE[p])
+      .sort(([, a], [, b]) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status))
+      .map(([id, item]) => toListing(p, id, item)),
+  );
+}
+
+function toListing(provider: ProviderId, id: string, { info, status, retiresOn }: CatalogueEntry): ModelListing {
+  return {
+    provider,
+    id,
+    contextWindow: info.contextWindow,
+    maxOutputTokens: info.maxOutputTokens,
+    inputPrice: info.inputPrice,
+    outputPrice: info.outputPrice,
+    cacheWritePrice: info.cacheWritePrice,
+    cacheReadPrice: info.cacheReadPrice,
+    thinking: info.thinking,
+    status,
+    ...(retiresOn ? { retiresOn } : {}),
+  };
 }

@@ -133,6 +133,23 @@ export type ApiStreamChunk =
  */
 export type ApiStream = AsyncGenerator<ApiStreamChunk, void, undefined>;
 
+/**
+ * How a model reasons: `"none"` not at all; `"manual"` within a token budget the caller sets
+ * (Anthropic `thinking: {type: "enabled", budget_tokens}`); `"adaptive"` deciding by itself how
+ * much (Anthropic `thinking: {type: "adaptive"}`, OpenAI reasoning models, DeepSeek).
+ */
+export type ThinkingMode = "none" | "manual" | "adaptive";
+
+/** Prices (USD per million tokens) that replace the normal ones for a whole request with a long prompt. */
+export interface LongPromptPricing {
+  /** The prompt (input + cache writes + cache reads) must be longer than this for these prices to apply. */
+  aboveTokens: number;
+  inputPrice: number;
+  outputPrice: number;
+  cacheWritePrice: number;
+  cacheReadPrice: number;
+}
+
 export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
@@ -143,7 +160,13 @@ export interface ModelInfo {
   cacheReadPrice: number;
   supportsImages: boolean;
   supportsPromptCache: boolean;
+  /** Whether the model reasons at all; always `thinking !== "none"`. */
   supportsThinking: boolean;
+  thinking: ThinkingMode;
+  /** Whether the API accepts a non-default `temperature`; newer reasoning models answer 400. */
+  supportsTemperature: boolean;
+  /** Set for models billed at higher rates once the prompt is long. */
+  longPromptPricing?: LongPromptPricing;
 }
 
 export interface ApiHandler {

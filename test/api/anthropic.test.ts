@@ -19,12 +19,13 @@ afterEach(async () => {
   await server.close();
 });
 
+// Claude Sonnet 5.5, the default model. Deliberately changed from claude-sonnet-4-5, which retires on 2026-11-30.
 function handler(overrides: Partial<ApiConfiguration> = {}) {
   return buildApiHandler({
     provider: "anthropic",
     apiKey: "sk-ant-test-key",
     baseUrl: server.anthropicBaseUrl,
-    modelId: "claude-sonnet-4-5",
+    modelId: "claude-sonnet-5-5",
     ...overrides,
   });
 }
@@ -96,8 +97,17 @@ describe("Anthropic answers", () => {
     const result = await drain(handler().createMessage("", HELLO));
     const usage = totalUsage(result.chunks);
     expect(usage).toMatchObject({ inputTokens: 1000, outputTokens: 500, cacheWriteTokens: 200, cacheReadTokens: 3000 });
-    // Sonnet 4.5: $3 in, $15 out, $3.75 cache write, $0.30 cache read per million.
-    expect(usage.totalCost).toBeCloseTo((1000 * 3 + 500 * 15 + 200 * 3.75 + 3000 * 0.3) / 1e6, 10);
+    // Sonnet 5.5: $2 in, $10 out, $2.50 cache write, $0.10 cache read per million.
+    expect(usage.totalCost).toBeCloseTo((1000 * 2 + 500 * 10 + 200 * 2.5 + 3000 * 0.1) / 1e6, 10);
+  });
+
+  it("prices a whole Haiku 5.5 answer, output included, at the long-prompt rates once the prompt passes 100K", async () => {
+    server.enqueue({ text: "long", usage: { inputTokens: 20_000, outputTokens: 1_000, cacheWriteTokens: 5_000, cacheReadTokens: 90_000 } });
+    const usage = totalUsage((await drain(handler({ modelId: "claude-haiku-5-5" }).createMessage("", HELLO))).chunks);
+    expect(usage.totalCost).toBeCloseTo((20_000 * 0.5 + 1_000 * 2.5 + 5_000 * 0.625 + 90_000 * 0.05) / 1e6, 10);
+    server.enqueue({ text: "short", usage: { inputTokens: 20_000, outputTokens: 1_000, cacheReadTokens: 60_000 } });
+    const short = totalUsage((await drain(handler({ modelId: "claude-haiku-5-5" }).createMessage("", HELLO))).chunks);
+    expect(short.totalCost).toBeCloseTo((20_000 * 0.1 + 1_000 * 0.5 + 60_000 * 0.01) / 1e6, 10);
   });
 
   it("ends normally on an empty answer, with nothing but usage", async () => {
@@ -152,8 +162,15 @@ describe("what the Anthropic handler sends", () => {
     expect(request?.headers["x-api-key"]).toBe("sk-ant-test-key");
     expect(request?.headers["anthropic-version"]).toBe("2023-06-01");
     expect(request?.headers["authorization"]).toBeUndefined();
-    expect(request?.body).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 64_000, stream: true, temperature: 0 });
-    expect(request?.body.thinking).toBeUndefined();
+    expect(request?.body).toMatchObject({ model: "claude-sonnet-5-5", max_tokens: 128_000, stream: true });
+    expect(request?.body).not.toHaveProperty("thinking");
+    expect(request?.body).not.toHaveProperty("temperature");
+  });
+
+  it("asks for the default model, Claude Sonnet 5.5, when none is set", async () => {
+    server.enqueue({ text: "ok" });
+    await drain(handler({ modelId: undefined }).createMessage(SYSTEM, HELLO));
+    expect(lastBody()).toMatchObject({ model: "claude-sonnet-5-5", max_tokens: 128_000 });
   });
 
   it("converts the history and marks the system prompt and the last two user messages for caching", async () => {
@@ -196,12 +213,27 @@ describe("what the Anthropic handler sends", () => {
     expect(JSON.stringify(lastBody())).not.toContain("cache_control");
   });
 
-  it("enables extended thinking with the budget and then sets no temperature", async () => {
+  // What each kind of model gets: thinking per its mode, temperature only where it is accepted.
+  it.each<{ model: string; budget?: number; thinking?: unknown; temperature?: number; maxTokens: number }>([
+    // Manual extended thinking (Claude 4.5 and earlier): the budget as budget_tokens.
+    { model: "claude-haiku-4-5", budget: 4096, thinking: { type: "enabled", budget_tokens: 4096 }, maxTokens: 64_000 },
+    { model: "claude-haiku-4-5", temperature: 0, maxTokens: 64_000 },
+    // Claude 4.6: adaptive, and a temperature while thinking is off.
+    { model: "claude-sonnet-4-6", budget: 4096, thinking: { type: "adaptive" }, maxTokens: 128_000 },
+    { model: "claude-sonnet-4-6", temperature: 0, maxTokens: 128_000 },
+    // Claude 4.7+ and 5.x: adaptive only, never a temperature; without a budget the model's default.
+    { model: "claude-opus-5-5", budget: 4096, thinking: { type: "adaptive" }, maxTokens: 128_000 },
+    { model: "claude-sonnet-5-5", maxTokens: 128_000 },
+    { model: "claude-opus-4-7", budget: 20_000, thinking: { type: "adaptive" }, maxTokens: 128_000 },
+    // An unknown model: no thinking, no temperature, a modest output limit.
+    { model: "some-proxy-model", budget: 4096, maxTokens: 8_192 },
+  ])("$model with budget $budget: thinking $thinking, temperature $temperature", async (c) => {
     server.enqueue({ text: "ok" });
-    await drain(handler({ thinkingBudgetTokens: 4096 }).createMessage(SYSTEM, HELLO));
+    await drain(handler({ modelId: c.model, thinkingBudgetTokens: c.budget }).createMessage(SYSTEM, HELLO));
     const body = lastBody();
-    expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
-    expect(body).not.toHaveProperty("temperature");
+    expect(body.max_tokens).toBe(c.maxTokens);
+    expect(body.thinking).toEqual(c.thinking);
+    expect(body.temperature).toEqual(c.temperature);
   });
 
   it("refuses an image type Anthropic does not accept, before sending anything", async () => {

@@ -4,27 +4,36 @@
  */
 import { describe, expect, it } from "vitest";
 import { calculateCost, usageFromAnthropic, usageFromOpenAi } from "../../src/api/cost.js";
-import { resolveModel, UNKNOWN_MODEL_INFO } from "../../src/api/model-info.js";
+import {
+  DEFAULT_MODEL_ID,
+  listModels,
+  pricesFor,
+  resolveModel,
+  retirementOf,
+  UNKNOWN_MODEL_INFO,
+  type ProviderId,
+} from "../../src/api/model-info.js";
 
 describe("resolveModel", () => {
   it("finds known models by alias, dated id, router prefix and local tag", () => {
-    const sonnet = resolveModel("anthropic", "claude-sonnet-4-5");
-    expect(sonnet.info).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 64_000, inputPrice: 3, outputPrice: 15 });
+    const sonnet = resolveModel("anthropic", "claude-sonnet-5-5");
+    expect(sonnet.info).toMatchObject({ contextWindow: 1_000_000, maxOutputTokens: 128_000, inputPrice: 2, outputPrice: 10 });
     expect(sonnet.info.supportsThinking && sonnet.info.supportsPromptCache).toBe(true);
-    expect(resolveModel("anthropic", "claude-sonnet-4-5-20250929").info).toEqual(sonnet.info);
-    expect(resolveModel("anthropic", "claude-sonnet-4-20250514").info.maxOutputTokens).toBe(64_000);
+    expect(resolveModel("anthropic", "claude-haiku-4-5-20251001").info).toEqual(resolveModel("anthropic", "claude-haiku-4-5").info);
+    expect(resolveModel("anthropic", "claude-haiku-4-5-20251001").info.maxOutputTokens).toBe(64_000);
     expect(resolveModel("openai", "gpt-4o-2024-08-06").info.contextWindow).toBe(128_000);
-    expect(resolveModel("openai", "openai/gpt-4.1").info.inputPrice).toBe(2);
-    expect(resolveModel("openai", "deepseek-chat:latest").info.outputPrice).toBe(0.42);
+    expect(resolveModel("openai", "openai/gpt-6.2-sol").info.inputPrice).toBe(2);
+    expect(resolveModel("openai", "deepseek-v4-flash:latest").info.outputPrice).toBe(1.2);
   });
 
   it("keeps the id it was given, dated or not", () => {
-    expect(resolveModel("anthropic", "claude-opus-4-1-20250805").id).toBe("claude-opus-4-1-20250805");
+    expect(resolveModel("anthropic", "claude-haiku-4-5-20251001").id).toBe("claude-haiku-4-5-20251001");
   });
 
-  it("uses the provider's default model when none is set", () => {
-    expect(resolveModel("anthropic").id).toBe("claude-sonnet-4-5");
-    expect(resolveModel("openai", "  ").id).toBe("gpt-4.1");
+  it("uses the provider's default model when none is set: the current Sonnet and GPT-6.2 Sol", () => {
+    // Deliberately changed: the old default, claude-sonnet-4-5, retires on 2026-11-30.
+    expect(resolveModel("anthropic").id).toBe("claude-sonnet-5-5");
+    expect(resolveModel("openai", "  ").id).toBe("gpt-6.2-sol");
   });
 
   it("gives an unknown model safe defaults: 128k window, 8192 output, no price, no claims", () => {
@@ -40,8 +49,12 @@ describe("resolveModel", () => {
       supportsImages: false,
       supportsPromptCache: false,
       supportsThinking: false,
+      thinking: "none",
+      supportsTemperature: false,
     });
     expect(UNKNOWN_MODEL_INFO).toEqual(info);
+    // A retired model is unknown to the catalogue too: it falls back rather than keeping old facts.
+    expect(resolveModel("anthropic", "claude-3-7-sonnet-20250219").info).toEqual(UNKNOWN_MODEL_INFO);
   });
 
   it("applies a context window override without changing the catalogue", () => {
@@ -59,6 +72,119 @@ describe("resolveModel", () => {
   it("rejects a nonsensical override", () => {
     expect(() => resolveModel("openai", "x", 0)).toThrow(/contextWindowOverride/);
     expect(() => resolveModel("openai", "x", 1.5)).toThrow(/contextWindowOverride/);
+  });
+});
+
+describe("thinking and temperature per model", () => {
+  it.each<[ProviderId, string, string, boolean]>([
+    ["anthropic", "claude-haiku-4-5", "manual", true],
+    ["anthropic", "claude-sonnet-4-5", "manual", true],
+    ["anthropic", "claude-sonnet-4-6", "adaptive", true],
+    ["anthropic", "claude-opus-4-6", "adaptive", true],
+    ["anthropic", "claude-opus-4-7", "adaptive", false],
+    ["anthropic", "claude-sonnet-5", "adaptive", false],
+    ["anthropic", "claude-sonnet-5-5", "adaptive", false],
+    ["anthropic", "claude-opus-5-5", "adaptive", false],
+    ["anthropic", "claude-haiku-5-5", "adaptive", false],
+    ["openai", "gpt-4.1", "none", true],
+    ["openai", "gpt-6.2-sol", "adaptive", false],
+    ["openai", "deepseek-flash", "adaptive", false],
+    ["openai", "qwen3-coder:30b", "none", false],
+  ])("%s %s thinks %s, temperature accepted: %s", (provider, id, thinking, temperature) => {
+    const { info } = resolveModel(provider, id);
+    expect(info.thinking).toBe(thinking);
+    expect(info.supportsTemperature).toBe(temperature);
+  });
+
+  it("keeps supportsThinking meaning 'reasons at all' for every catalogued model", () => {
+    for (const { provider, id } of listModels()) {
+      const { info } = resolveModel(provider, id);
+      expect(info.supportsThinking, id).toBe(info.thinking !== "none");
+    }
+  });
+});
+
+describe("listModels", () => {
+  it("lists both providers with window, output and prices, each resolving to the same facts", () => {
+    const all = listModels();
+    expect(new Set(all.map((m) => m.provider))).toEqual(new Set(["anthropic", "openai"]));
+    for (const model of all) {
+      const { info } = resolveModel(model.provider, model.id);
+      expect(model, model.id).toMatchObject({
+        contextWindow: info.contextWindow,
+        maxOutputTokens: info.maxOutputTokens,
+        inputPrice: info.inputPrice,
+        outputPrice: info.outputPrice,
+        cacheWritePrice: info.cacheWritePrice,
+        cacheReadPrice: info.cacheReadPrice,
+      });
+      expect(model.inputPrice, model.id).toBeGreaterThan(0);
+    }
+    expect(all.find((m) => m.id === "claude-opus-5-5")).toEqual({
+      provider: "anthropic",
+      id: "claude-opus-5-5",
+      contextWindow: 1_000_000,
+      maxOutputTokens: 128_000,
+      inputPrice: 4,
+      outputPrice: 20,
+      cacheWritePrice: 5,
+      cacheReadPrice: 0.2,
+      thinking: "adaptive",
+      status: "active",
+    });
+  });
+
+  it("puts current models first and marks the ones with a retirement date", () => {
+    const anthropic = listModels("anthropic");
+    expect(anthropic.every((m) => m.provider === "anthropic")).toBe(true);
+    const order = anthropic.map((m) => m.status);
+    expect(order.indexOf("deprecated")).toBeGreaterThan(order.lastIndexOf("active"));
+    expect(anthropic.find((m) => m.id === "claude-sonnet-4-5")).toMatchObject({ status: "deprecated", retiresOn: "2026-11-30" });
+  });
+
+  it("offers defaults that are listed, active and not retiring", () => {
+    for (const provider of ["anthropic", "openai"] as const) {
+      const model = listModels(provider).find((m) => m.id === DEFAULT_MODEL_ID[provider]);
+      expect(model).toMatchObject({ status: "active" });
+      expect(model?.retiresOn).toBeUndefined();
+    }
+  });
+});
+
+describe("retirementOf", () => {
+  const before = new Date("2026-11-29T12:00:00Z");
+  const after = new Date("2026-11-30T00:00:01Z");
+
+  it("knows retired ids, dated or not, with the date where known", () => {
+    expect(retirementOf("anthropic", "claude-opus-4-1-20250805", before)).toEqual({ retiredOn: "2026-08-05" });
+    expect(retirementOf("anthropic", "claude-3-5-haiku", before)).toEqual({});
+    expect(retirementOf("openai", "o4-mini", before)).toEqual({ retiredOn: "2026-10-23" });
+  });
+
+  it("treats a deprecated model as retired from its retirement date on", () => {
+    expect(retirementOf("anthropic", "claude-sonnet-4-5-20250929", before)).toBeUndefined();
+    expect(retirementOf("anthropic", "claude-sonnet-4-5-20250929", after)).toEqual({ retiredOn: "2026-11-30" });
+  });
+
+  it("says nothing about current or unknown models", () => {
+    expect(retirementOf("anthropic", "claude-sonnet-5-5", after)).toBeUndefined();
+    expect(retirementOf("openai", "my-local-llama", after)).toBeUndefined();
+  });
+});
+
+describe("pricesFor", () => {
+  it("switches a whole request to the long-prompt rates once its prompt is past the threshold", () => {
+    const haiku = resolveModel("anthropic", "claude-haiku-5-5").info;
+    const short = pricesFor(haiku, { inputTokens: 40_000, outputTokens: 9_000, cacheReadTokens: 60_000 });
+    expect(short).toMatchObject({ inputPrice: 0.1, outputPrice: 0.5, cacheWritePrice: 0.125, cacheReadPrice: 0.01 });
+    // 100,001 prompt tokens counting cache writes and reads.
+    const long = pricesFor(haiku, { inputTokens: 1, outputTokens: 10, cacheWriteTokens: 40_000, cacheReadTokens: 60_000 });
+    expect(long).toMatchObject({ inputPrice: 0.5, outputPrice: 2.5, cacheWritePrice: 0.625, cacheReadPrice: 0.05 });
+  });
+
+  it("uses the normal prices for a model with one tier", () => {
+    const sonnet = resolveModel("anthropic", "claude-sonnet-5-5").info;
+    expect(pricesFor(sonnet, { inputTokens: 900_000, outputTokens: 0 })).toMatchObject({ inputPrice: 2, cacheReadPrice: 0.1 });
   });
 });
 

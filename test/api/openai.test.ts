@@ -48,7 +48,7 @@ describe("OpenAI answers", () => {
 
   it("yields reasoning_content as reasoning before the text", async () => {
     server.enqueue({ thinking: { text: "Think about the tests." }, text: "Answer." });
-    const result = await drain(handler({ modelId: "deepseek-reasoner" }).createMessage("", HELLO));
+    const result = await drain(handler({ modelId: "deepseek-flash" }).createMessage("", HELLO));
     expect(result.error).toBeUndefined();
     expect(result.reasoning).toBe("Think about the tests.");
     expect(result.chunks.findLastIndex((c) => c.type === "reasoning")).toBeLessThan(
@@ -84,6 +84,16 @@ describe("OpenAI answers", () => {
     expect(usage).toMatchObject({ inputTokens: 1000, outputTokens: 500, cacheWriteTokens: 0, cacheReadTokens: 3000 });
     // GPT-4.1: $2 in, $8 out, $0.50 cached input per million.
     expect(usage.totalCost).toBeCloseTo((1000 * 2 + 500 * 8 + 3000 * 0.5) / 1e6, 10);
+  });
+
+  it("prices GPT-6.2 Sol at its rates, and a prompt past 272K at the long-context rates", async () => {
+    server.enqueue({ text: "short", usage: { inputTokens: 10_000, outputTokens: 2_000, cacheReadTokens: 50_000 } });
+    const short = totalUsage((await drain(handler({ modelId: "gpt-6.2-sol" }).createMessage("", HELLO))).chunks);
+    expect(short.totalCost).toBeCloseTo((10_000 * 2 + 2_000 * 10 + 50_000 * 0.1) / 1e6, 10);
+    server.enqueue({ text: "long", usage: { inputTokens: 100_000, outputTokens: 2_000, cacheReadTokens: 200_000 } });
+    const long = totalUsage((await drain(handler({ modelId: "gpt-6.2-sol" }).createMessage("", HELLO))).chunks);
+    // Input and cached input doubled, output 1.5x, for the whole request.
+    expect(long.totalCost).toBeCloseTo((100_000 * 4 + 2_000 * 15 + 200_000 * 0.2) / 1e6, 10);
   });
 
   it("ends normally on an empty answer", async () => {
@@ -130,9 +140,27 @@ describe("what the OpenAI handler sends", () => {
     expect(server.requests[0]?.headers["authorization"]).toBe("Bearer not-needed");
   });
 
-  it("sends no temperature to a reasoning model", async () => {
+  // Only models known to accept a temperature get one; reasoning models refuse it at their default effort.
+  it.each([
+    ["gpt-4.1", 0],
+    ["gpt-4o-mini-2024-07-18", 0],
+    ["gpt-6.2-sol", undefined],
+    ["openai/gpt-6-luna", undefined],
+    ["deepseek-v4-pro", undefined],
+    ["qwen2.5-coder:7b", undefined],
+  ])("%s gets temperature %s and no reasoning parameters", async (model, temperature) => {
     server.enqueue({ text: "ok" });
-    await drain(handler({ modelId: "o4-mini" }).createMessage("", HELLO));
+    await drain(handler({ modelId: model, thinkingBudgetTokens: 4096 }).createMessage("", HELLO));
+    const body = lastBody();
+    expect(body.model).toBe(model);
+    expect(body.temperature).toEqual(temperature);
+    for (const key of ["reasoning_effort", "thinking", "max_tokens"]) expect(body, key).not.toHaveProperty(key);
+  });
+
+  it("asks for the default model, GPT-6.2 Sol, when none is set", async () => {
+    server.enqueue({ text: "ok" });
+    await drain(handler({ modelId: undefined }).createMessage("", HELLO));
+    expect(lastBody().model).toBe("gpt-6.2-sol");
     expect(lastBody()).not.toHaveProperty("temperature");
   });
 

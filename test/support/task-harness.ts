@@ -91,7 +91,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       provider: options.provider,
       apiKey: "test-key",
       baseUrl: options.provider === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl,
-      modelId: options.provider === "anthropic" ? "claude-sonnet-4-5" : "gpt-4.1",
+      modelId: options.provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-6.2-sol",
       streamIdleTimeoutMs: 2_000,
       ...options.api,
     },

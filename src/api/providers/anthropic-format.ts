@@ -6,7 +6,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { ApiError } from "../errors.js";
-import type { ApiMessage, ContentBlock, ImageBlock, TextBlock, ToolSpec } from "../types.js";
+import type { ApiMessage, ContentBlock, ImageBlock, ModelInfo, TextBlock, ToolSpec } from "../types.js";
 
 type ImageMediaType = Anthropic.Base64ImageSource["media_type"];
 type CacheableBlock = Exclude<
@@ -40,6 +40,26 @@ export function toAnthropicTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
     description: tool.description,
     input_schema: { ...tool.inputSchema, type: "object" },
   }));
+}
+
+/**
+ * The `thinking` parameter for a model, or none. Without a budget each model keeps its default:
+ * off for Claude 4.6 and earlier, on for Claude 5 (always on for Opus 5.5 and Fable 5.1+, where
+ * `disabled` is a 400, so it is never sent). With a budget: manual models get it as
+ * `budget_tokens`; adaptive models refuse `enabled` with a 400 and get `adaptive`, the number
+ * itself is not sent (the model decides how much to think; depth would be `output_config.effort`,
+ * whose levels differ per model, so it is left at the model's default).
+ */
+export function toAnthropicThinking(info: ModelInfo, budget: number | undefined): Anthropic.ThinkingConfigParam | undefined {
+  if (budget === undefined) return undefined;
+  switch (info.thinking) {
+    case "manual":
+      return { type: "enabled", budget_tokens: budget };
+    case "adaptive":
+      return { type: "adaptive" };
+    case "none":
+      return undefined;
+  }
 }
 
 function markLastUserMessages(messages: Anthropic.MessageParam[], count: number): void {

@@ -8,9 +8,10 @@ import { classifyError } from "../classify-error.js";
 import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromAnthropic, type NormalisedUsage } from "../cost.js";
 import { ApiError } from "../errors.js";
+import { pricesFor } from "../model-info.js";
 import { guardStream, InFlightRequests } from "../stream-guard.js";
 import type { ApiHandler, ApiMessage, ApiStream, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
-import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from "./anthropic-format.js";
+import { toAnthropicMessages, toAnthropicSystem, toAnthropicThinking, toAnthropicTools } from "./anthropic-format.js";
 
 const PROVIDER = "Anthropic";
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -84,17 +85,20 @@ export class AnthropicHandler implements ApiHandler {
   ): Anthropic.MessageCreateParamsStreaming {
     const { id, info } = this.config.model;
     const cache = info.supportsPromptCache;
-    const budget = this.config.thinkingBudgetTokens;
+    const thinking = toAnthropicThinking(info, this.config.thinkingBudgetTokens);
     const system = toAnthropicSystem(systemPrompt, cache);
     return {
       model: id,
+      // The catalogue's output limit (8192 for an unknown model); a manual budget is below it.
       max_tokens: info.maxOutputTokens,
       messages: toAnthropicMessages(messages, cache),
       stream: true,
       ...(system ? { system } : {}),
       ...(tools && tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
-      // The API refuses a temperature together with extended thinking.
-      ...(budget ? { thinking: { type: "enabled", budget_tokens: budget } } : { temperature: 0 }),
+      ...(thinking ? { thinking } : {}),
+      // Steady answers where allowed: never with thinking (the API refuses a temperature then),
+      // never to Claude 4.7+ (any non-default value is a 400), never to a model we do not know.
+      ...(info.supportsTemperature && !thinking ? { temperature: 0 } : {}),
     };
   }
 }
@@ -102,15 +106,22 @@ export class AnthropicHandler implements ApiHandler {
 /** Turns raw stream events into our chunks; tool calls are numbered 0, 1, … as OpenAI does. */
 class AnthropicEventReader {
   private readonly toolIndexByBlock = new Map<number, number>();
+  /** Chosen at message_start, when the prompt's size is known; output is billed at the same tier. */
+  private prices: ReturnType<typeof pricesFor>;
 
-  constructor(private readonly info: ModelInfo) {}
+  constructor(private readonly info: ModelInfo) {
+    this.prices = info;
+  }
 
   *read(event: Anthropic.RawMessageStreamEvent): Generator<ApiStreamChunk> {
     switch (event.type) {
-      case "message_start":
+      case "message_start": {
         // Input and cache counts arrive here; the output count here is a placeholder.
-        yield this.usage({ ...usageFromAnthropic(event.message.usage), outputTokens: 0 });
+        const usage = { ...usageFromAnthropic(event.message.usage), outputTokens: 0 };
+        this.prices = pricesFor(this.info, usage);
+        yield this.usage(usage);
         break;
+      }
       case "message_delta":
         // The final output count; input counts repeated here would be counted twice.
         yield this.usage({ inputTokens: 0, outputTokens: event.usage.output_tokens });
@@ -183,7 +194,7 @@ class AnthropicEventReader {
       outputTokens: usage.outputTokens,
       cacheWriteTokens: usage.cacheWriteTokens ?? 0,
       cacheReadTokens: usage.cacheReadTokens ?? 0,
-      totalCost: calculateCost(this.info, usage),
+      totalCost: calculateCost(this.prices, usage),
     };
   }
 }

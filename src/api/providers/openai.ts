@@ -8,6 +8,7 @@ import { classifyError } from "../classify-error.js";
 import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromOpenAi } from "../cost.js";
 import { ApiError } from "../errors.js";
+import { pricesFor } from "../model-info.js";
 import { guardStream, InFlightRequests } from "../stream-guard.js";
 import type { ApiHandler, ApiMessage, ApiStream, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-format.js";
@@ -89,15 +90,17 @@ export class OpenAiHandler implements ApiHandler {
     messages: readonly ApiMessage[],
     tools: readonly ToolSpec[] | undefined,
   ): OpenAI.ChatCompletionCreateParamsStreaming {
-    const { id } = this.config.model;
+    const { id, info } = this.config.model;
     return {
       model: id,
       messages: toOpenAiMessages(systemPrompt, messages),
       stream: true,
       stream_options: { include_usage: true },
       ...(tools && tools.length > 0 ? { tools: toOpenAiTools(tools) } : {}),
-      // OpenAI's reasoning models refuse any temperature but their default.
-      ...(isReasoningModel(id) ? {} : { temperature: 0 }),
+      // Reasoning models (GPT-6 at its default effort, DeepSeek thinking) refuse or ignore a
+      // temperature; an unknown model may be one of them, so it gets none either. Nothing asks
+      // for reasoning here: these models reason by themselves and chat.completions has no budget.
+      ...(info.supportsTemperature ? { temperature: 0 } : {}),
     };
   }
 
@@ -119,12 +122,8 @@ export class OpenAiHandler implements ApiHandler {
     }
     if (chunk.usage) {
       const usage = usageFromOpenAi(chunk.usage);
-      yield { type: "usage", ...usage, totalCost: calculateCost(this.config.model.info, usage) };
+      const prices = pricesFor(this.config.model.info, usage);
+      yield { type: "usage", ...usage, totalCost: calculateCost(prices, usage) };
     }
   }
-}
-
-/** o1, o3, o4-mini, gpt-5…, also behind a router prefix such as "openai/o4-mini". */
-function isReasoningModel(modelId: string): boolean {
-  return /^(?:o\d|gpt-5)/.test(modelId.replace(/^[\w.-]+\//, ""));
 }
