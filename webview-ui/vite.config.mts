@@ -13,6 +13,10 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: true,
+    // One local bundle read from disk by the webview, not fetched over a network.
+    chunkSizeWarningLimit: 1024,
+    // No dynamic imports, so no preload helper (it would only widen what the CSP must allow).
+    modulePreload: { polyfill: false },
     rollupOptions: {
       output: {
         entryFileNames: "assets/index.js",

@@ -1,9 +1,39 @@
-/** Placeholder panel until the real chat view lands (VS Code host issue). */
-export function App() {
+import { useState } from "react";
+import { ChatView } from "./chat/ChatView";
+import { NoticeBanner } from "./components/NoticeBanner";
+import { PanelToolbar } from "./components/PanelToolbar";
+import { HistoryView } from "./history/HistoryView";
+import { SettingsView } from "./settings/SettingsView";
+import { ExtensionStore } from "./state/extension-store";
+import { PanelContext, usePanel, type Panel } from "./state/panel-context";
+import { useExtensionState, useHostConnection } from "./use-extension-state";
+import { getVsCodeApi, type VsCodeApi } from "./vscode-api";
+
+/** The panel. Tests pass their own API stand-in and store; the webview uses VS Code's. */
+export function App({ api, store }: { api?: VsCodeApi; store?: ExtensionStore }) {
+  const [panel] = useState<Panel>(() => ({ api: api ?? getVsCodeApi(), store: store ?? new ExtensionStore() }));
+  useHostConnection(panel.api, panel.store);
   return (
-    <main style={{ padding: "0 12px", color: "var(--vscode-foreground)" }}>
-      <h2>Tandem</h2>
-      <p>The chat panel is on its way.</p>
+    <PanelContext.Provider value={panel}>
+      <Views />
+    </PanelContext.Provider>
+  );
+}
+
+function Views() {
+  const { store } = usePanel();
+  const view = useExtensionState((state) => state.view);
+  const toChat = () => store.setView("chat");
+  return (
+    <main className="panel">
+      <PanelToolbar view={view} onSelect={(next) => store.setView(next)} />
+      <NoticeBanner />
+      {/* The chat stays mounted (hidden) so its scroll position and draft survive a visit to settings. */}
+      <div className="view-slot" hidden={view !== "chat"}>
+        <ChatView />
+      </div>
+      {view === "settings" && <SettingsView onDone={toChat} />}
+      {view === "history" && <HistoryView onDone={toChat} />}
     </main>
   );
 }

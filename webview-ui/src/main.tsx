@@ -1,3 +1,9 @@
+import "@vscode/codicons/dist/codicon.css";
+import "./styles/base.css";
+import "./styles/chat.css";
+import "./styles/rows.css";
+import "./styles/highlight.css";
+import "./styles/forms.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";

@@ -1,0 +1,54 @@
+import { VscodeCheckbox, VscodeCollapsible } from "../components/vscode-elements";
+import type { AgentSettings, AutoApprovalSettings } from "../../../src/shared/settings";
+import { Icon } from "../components/Icon";
+import { useExtensionState, usePost } from "../use-extension-state";
+import { AUTO_APPROVAL_KEYS, AUTO_APPROVAL_LABELS, YOLO_WARNING } from "./auto-approval-labels";
+
+function summary(agent: AgentSettings): string {
+  if (agent.yolo) return "Auto-approve: everything (YOLO)";
+  const on = AUTO_APPROVAL_KEYS.filter((key) => agent.autoApproval[key]).map((key) => AUTO_APPROVAL_LABELS[key].short);
+  return `Auto-approve: ${on.length > 0 ? on.join(", ") : "none"}`;
+}
+
+const checkedOf = (event: Event): boolean => (event.target as HTMLInputElement).checked;
+
+/** The auto-approval switches and YOLO, sent to the host as agent settings. */
+export function AutoApproveBar() {
+  const agent = useExtensionState((state) => state.settings?.agent);
+  const post = usePost();
+  if (!agent) return null;
+  const setSwitch = (key: keyof AutoApprovalSettings, value: boolean) =>
+    post({ type: "updateAgentSettings", settings: { autoApproval: { ...agent.autoApproval, [key]: value } } });
+  return (
+    <div className="auto-approve">
+      {agent.yolo && (
+        <div className="yolo-banner" role="alert">
+          <Icon name="warning" /> YOLO is on: every edit and command runs without asking.
+        </div>
+      )}
+      <VscodeCollapsible title={summary(agent)} className="auto-approve-panel">
+        <div className="auto-approve-switches">
+          {AUTO_APPROVAL_KEYS.map((key) => (
+            <VscodeCheckbox
+              key={key}
+              data-setting={key}
+              checked={agent.autoApproval[key]}
+              disabled={agent.yolo}
+              onChange={(event) => setSwitch(key, checkedOf(event))}
+            >
+              {AUTO_APPROVAL_LABELS[key].label}
+            </VscodeCheckbox>
+          ))}
+        </div>
+        <VscodeCheckbox
+          data-setting="yolo"
+          checked={agent.yolo}
+          onChange={(event) => post({ type: "updateAgentSettings", settings: { yolo: checkedOf(event) } })}
+        >
+          YOLO: approve everything
+        </VscodeCheckbox>
+        <p className="yolo-warning">{YOLO_WARNING}</p>
+      </VscodeCollapsible>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type RefObject } from "react";
+import { useExtensionState } from "../use-extension-state";
+import { AttachedImages } from "./AttachedImages";
+import { imageFilesOf, MAX_IMAGES, readImageFiles } from "./read-images";
+
+interface ChatInputProps {
+  draft: string;
+  onDraftChange: (text: string) => void;
+  images: readonly string[];
+  onImagesChange: (update: (images: readonly string[]) => readonly string[]) => void;
+  onSend: () => void;
+  placeholder: string;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line, images come in by paste or drop. A
+ * plain textarea (styled as VS Code's input) because paste, drop and IME composition need the real
+ * element, not one inside a shadow root.
+ */
+export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend, placeholder }: ChatInputProps) {
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const [problems, setProblems] = useState<string[]>([]);
+  useHostInputRequests(textarea, draft, onDraftChange);
+
+  const addFiles = async (files: File[]) => {
+    const result = await readImageFiles(files, MAX_IMAGES - images.length);
+    if (result.images.length > 0) onImagesChange((current) => [...current, ...result.images].slice(0, MAX_IMAGES));
+    setProblems(result.problems);
+  };
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = imageFilesOf(event.clipboardData);
+    if (files.length === 0) return;
+    event.preventDefault();
+    void addFiles(files);
+  };
+  const onDrop = (event: DragEvent<HTMLElement>) => {
+    const files = imageFilesOf(event.dataTransfer);
+    if (files.length === 0) return;
+    event.preventDefault();
+    void addFiles(files);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    onSend();
+  };
+
+  return (
+    <div className="chat-input" onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
+      <AttachedImages images={images} onRemove={(index) => onImagesChange((current) => current.filter((_, i) => i !== index))} />
+      {problems.length > 0 && (
+        <div className="input-notice" role="status">
+          {problems.map((problem, i) => (
+            <div key={i}>{problem}</div>
+          ))}
+        </div>
+      )}
+      <textarea
+        ref={textarea}
+        className="chat-textarea"
+        aria-label="Message"
+        rows={Math.min(10, Math.max(2, draft.split("\n").length))}
+        value={draft}
+        placeholder={placeholder}
+        onChange={(event) => onDraftChange(event.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+      />
+    </div>
+  );
+}
+
+/** The host's "focus the input" and "insert this text" requests. */
+function useHostInputRequests(element: RefObject<HTMLTextAreaElement | null>, draft: string, onDraftChange: (text: string) => void) {
+  const request = useExtensionState((state) => state.inputRequest);
+  const handled = useRef(0);
+  useEffect(() => {
+    if (!request || request.seq === handled.current) return;
+    handled.current = request.seq;
+    if (request.kind === "insert") onDraftChange(draft ? `${draft}\n${request.text}` : request.text);
+    element.current?.focus();
+  }, [request, element, draft, onDraftChange]);
+}

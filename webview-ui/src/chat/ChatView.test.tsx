@@ -1,0 +1,267 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { AskKind } from "../../../src/shared/messages";
+import type { FromWebviewMessage } from "../../../src/shared/protocol";
+import { ASK_KINDS } from "../state/message-kinds";
+import { ask, makeState, runningWith, say, TASK } from "../test-support/fixtures";
+import { renderPanel } from "../test-support/render-panel";
+
+const yes: FromWebviewMessage = { type: "askResponse", response: { type: "yes" } };
+const no: FromWebviewMessage = { type: "askResponse", response: { type: "no" } };
+const clear: FromWebviewMessage = { type: "clearTask" };
+
+/** Written out by hand (not derived from ask-buttons.ts) so the two check each other. */
+const EXPECTED: Record<AskKind, [label: string, sent: FromWebviewMessage[]][]> = {
+  tool: [["Approve", [yes]], ["Reject", [no]]],
+  command: [["Run", [yes]], ["Reject", [no]]],
+  command_output: [["Proceed While Running", [yes]]],
+  completion_result: [["Start New Task", [no, clear]]],
+  api_req_failed: [["Retry", [yes]], ["Start New Task", [no, clear]]],
+  mistake_limit_reached: [["Proceed Anyway", [yes]], ["Start New Task", [no, clear]]],
+  new_task: [["Start New Task with this context", [yes]], ["Decline", [no]]],
+  resume_task: [["Resume Task", [yes]]],
+  followup: [["Option A", [{ type: "askResponse", response: { type: "message", text: "Option A" } }]]],
+};
+
+const messageBox = () => screen.getByRole("textbox", { name: "Message" });
+
+describe("ask buttons", () => {
+  const cases = ASK_KINDS.flatMap((kind) => EXPECTED[kind].map(([label, sent]) => [kind, label, sent] as const));
+
+  it.each(cases)("%s: %s sends the right messages", async (kind, label, sent) => {
+    const panel = renderPanel(runningWith(ask(kind, 10, { text: "question", options: ["Option A"] })));
+    await userEvent.click(await screen.findByRole("button", { name: label }));
+    expect(panel.posted()).toEqual(sent);
+    // Answered: the buttons go away until the host's next ask.
+    expect(screen.queryByRole("button", { name: label })).toBeNull();
+  });
+
+  it("shows no buttons when the task is not running or the last message is not an ask", () => {
+    renderPanel(makeState({ task: TASK, running: false, messages: [ask("tool", 10)] }));
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+  });
+
+  it("disables the buttons while the ask is still streaming", async () => {
+    const panel = renderPanel(runningWith(ask("tool", 10, { partial: true })));
+    const approve = await screen.findByRole("button", { name: "Approve" });
+    expect(approve).toHaveAttribute("disabled");
+    await userEvent.click(approve);
+    expect(panel.posted()).toEqual([]);
+  });
+
+  it("sends Reject with the input box's text as feedback and empties the box", async () => {
+    const panel = renderPanel(runningWith(ask("command", 10, { text: "rm -rf build" })));
+    await userEvent.type(messageBox(), "use the clean script instead");
+    await userEvent.click(screen.getByRole("button", { name: "Reject" }));
+    expect(panel.posted()).toEqual([
+      { type: "askResponse", response: { type: "no", text: "use the clean script instead", images: [] } },
+    ]);
+    expect(messageBox()).toHaveValue("");
+  });
+
+  it("answers an open ask with a typed message", async () => {
+    const panel = renderPanel(runningWith(ask("followup", 10, { text: "Which file?" })));
+    await userEvent.type(messageBox(), "the second one{Enter}");
+    expect(panel.posted()).toEqual([{ type: "askResponse", response: { type: "message", text: "the second one", images: [] } }]);
+  });
+});
+
+describe("the input box", () => {
+  it("says ready when mounted", () => {
+    const panel = renderPanel();
+    expect(panel.api.posted[0]).toEqual({ type: "ready" });
+  });
+
+  it("sends on Enter and breaks the line on Shift+Enter", async () => {
+    const panel = renderPanel(makeState());
+    await userEvent.type(messageBox(), "line one{Shift>}{Enter}{/Shift}line two");
+    expect(messageBox()).toHaveValue("line one\nline two");
+    expect(panel.posted()).toEqual([]);
+    await userEvent.keyboard("{Enter}");
+    expect(panel.posted()).toEqual([{ type: "newTask", text: "line one\nline two", images: [] }]);
+    expect(messageBox()).toHaveValue("");
+  });
+
+  it("sends nothing for an empty box", async () => {
+    const panel = renderPanel(makeState());
+    await userEvent.type(messageBox(), "   {Enter}");
+    expect(panel.posted()).toEqual([]);
+  });
+
+  it("offers Cancel while the task runs", async () => {
+    const panel = renderPanel(runningWith(say("text", 2, { text: "working", partial: true })));
+    await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));
+    expect(panel.posted()).toEqual([{ type: "cancelTask" }]);
+    panel.send({ type: "taskRunning", running: false });
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+  });
+
+  it("restores a draft saved before the webview was hidden", () => {
+    renderPanel(makeState(), { draft: "half-typed thought" });
+    expect(messageBox()).toHaveValue("half-typed thought");
+  });
+
+  it("inserts text the host sends into the box", () => {
+    const panel = renderPanel(makeState());
+    panel.send({ type: "insertText", text: "const x = 1;" });
+    expect(messageBox()).toHaveValue("const x = 1;");
+  });
+});
+
+describe("the message list", () => {
+  it("shows streamed updates in place and removals", () => {
+    const panel = renderPanel(runningWith());
+    panel.send({ type: "messageAdded", message: say("text", 2, { text: "Hel", partial: true }) });
+    expect(screen.getByText("Hel")).toBeInTheDocument();
+    panel.send({ type: "messageUpdated", message: say("text", 2, { text: "Hello **world**" }) });
+    expect(screen.queryByText("Hel")).toBeNull();
+    expect(screen.getByText("world").tagName).toBe("STRONG");
+    panel.send({ type: "messageAdded", message: say("error", 3, { text: "Disk full" }) });
+    panel.send({ type: "messagesRemoved", timestamps: [2] });
+    expect(screen.queryByText("world")).toBeNull();
+    expect(screen.getByText("Disk full")).toBeInTheDocument();
+  });
+});
+
+describe("queued messages", () => {
+  async function queue(text: string) {
+    await userEvent.type(messageBox(), `${text}{Enter}`);
+  }
+
+  it("queues a message while the agent is busy and sends it as the answer when an ask opens", async () => {
+    const panel = renderPanel(runningWith(say("text", 2, { text: "thinking", partial: true })));
+    await queue("also update the docs");
+    expect(panel.posted()).toEqual([]);
+    expect(within(screen.getByLabelText("Queued messages")).getByText("also update the docs")).toBeInTheDocument();
+
+    panel.send({ type: "messageAdded", message: ask("tool", 3, { tool: { tool: "read_file", path: "a.ts" } }) });
+    expect(panel.posted()).toEqual([
+      { type: "askResponse", response: { type: "message", text: "also update the docs", images: [] } },
+    ]);
+    expect(screen.queryByLabelText("Queued messages")).toBeNull();
+  });
+
+  it("waits for a streaming ask to finish before answering it", async () => {
+    const panel = renderPanel(runningWith(say("text", 2)));
+    await queue("note");
+    panel.send({ type: "messageAdded", message: ask("followup", 3, { partial: true }) });
+    expect(panel.posted()).toEqual([]);
+    panel.send({ type: "messageUpdated", message: ask("followup", 3, { text: "Which?" }) });
+    expect(panel.posted()).toEqual([{ type: "askResponse", response: { type: "message", text: "note", images: [] } }]);
+  });
+
+  it("starts a new task with the queue when the task ends", async () => {
+    const panel = renderPanel(runningWith(say("text", 2)));
+    await queue("first");
+    await queue("second");
+    panel.send({ type: "taskRunning", running: false });
+    expect(panel.posted()).toEqual([{ type: "newTask", text: "first\n\nsecond", images: [] }]);
+  });
+
+  it("lets a queued message be edited or removed before it goes", async () => {
+    const panel = renderPanel(runningWith(say("text", 2)));
+    await queue("drop me");
+    await queue("keep me");
+    const items = screen.getAllByTestId("queued-item");
+    await userEvent.click(within(items[0]!).getByRole("button", { name: "Remove queued message" }));
+    await userEvent.click(screen.getByRole("button", { name: "Edit queued message" }));
+    const editor = screen.getByRole("textbox", { name: "Edit queued message" });
+    await userEvent.clear(editor);
+    await userEvent.type(editor, "keep me, edited");
+    // While it is being edited, the queue holds back.
+    panel.send({ type: "taskRunning", running: false });
+    expect(panel.posted()).toEqual([]);
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(panel.posted()).toEqual([{ type: "newTask", text: "keep me, edited", images: [] }]);
+  });
+
+  it("keeps the queue across a reload and sends it only once the host's state is known", () => {
+    const saved = { queue: [{ id: "q1", text: "saved while hidden", images: [] }] };
+    const panel = renderPanel(undefined, saved);
+    expect(panel.posted()).toEqual([]);
+    panel.send({ type: "state", state: runningWith(say("text", 2)) });
+    expect(panel.posted()).toEqual([]);
+    panel.send({ type: "messageAdded", message: ask("completion_result", 3) });
+    expect(panel.posted()).toEqual([{ type: "askResponse", response: { type: "message", text: "saved while hidden", images: [] } }]);
+  });
+});
+
+describe("images", () => {
+  const png = (name: string, bytes = 8) => new File([new Uint8Array(bytes)], name, { type: "image/png" });
+  const paste = (files: File[]) => fireEvent.paste(messageBox(), { clipboardData: { files, items: [], types: ["Files"] } });
+
+  it("adds a thumbnail for a pasted image, removes it, and sends images with the task", async () => {
+    const panel = renderPanel(makeState());
+    paste([png("one.png"), png("two.png")]);
+    expect(await screen.findByAltText("Image 2 to send")).toBeInTheDocument();
+    expect(screen.getByAltText("Image 1 to send").getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    await userEvent.click(screen.getByRole("button", { name: "Remove image 2" }));
+    expect(screen.queryByAltText("Image 2 to send")).toBeNull();
+    await userEvent.type(messageBox(), "what is this?{Enter}");
+    const [sent] = panel.posted();
+    expect(sent).toMatchObject({ type: "newTask", text: "what is this?" });
+    expect(sent?.type === "newTask" && sent.images).toHaveLength(1);
+  });
+
+  it("adds dropped images and explains files it leaves out", async () => {
+    renderPanel(makeState());
+    const notAnImage = new File(["x"], "notes.txt", { type: "text/plain" });
+    const huge = png("huge.png", 5 * 1024 * 1024 + 1);
+    fireEvent.drop(messageBox(), { dataTransfer: { files: [png("ok.png"), notAnImage, huge], items: [], types: ["Files"] } });
+    expect(await screen.findByAltText("Image 1 to send")).toBeInTheDocument();
+    expect(screen.getByText("notes.txt is not a PNG, JPEG, GIF or WebP image.")).toBeInTheDocument();
+    expect(screen.getByText("huge.png is larger than 5 MB.")).toBeInTheDocument();
+  });
+
+  it("stops at 20 images", async () => {
+    renderPanel(makeState());
+    paste(Array.from({ length: 22 }, (_, i) => png(`${i}.png`)));
+    expect(await screen.findByText("At most 20 images can be attached; 2 left out.")).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByAltText(/to send$/)).toHaveLength(20));
+  });
+});
+
+describe("task header and auto-approve bar", () => {
+  it("shows the task, token and cost totals, and how full the context window is", () => {
+    const usage = (ts: number, tokensIn: number, tokensOut: number, cost: number, cacheReads = 0) =>
+      say("api_req_started", ts, { apiRequest: { tokensIn, tokensOut, cacheReads, cacheWrites: 0, cost } });
+    renderPanel(runningWith(usage(2, 1000, 200, 0.01), usage(3, 3000, 1000, 0.02, 16000)));
+    const header = screen.getByRole("region", { name: "Task" });
+    expect(within(header).getByText(TASK.text)).toBeInTheDocument();
+    expect(within(header).getByText("Tokens ↑ 4k ↓ 1.2k")).toBeInTheDocument();
+    expect(within(header).getByText("$0.0300")).toBeInTheDocument();
+    expect(within(header).getByRole("meter", { name: "Context window" })).toHaveAttribute("aria-valuenow", String(3000 + 1000 + 16000));
+  });
+
+  it("closes the task from the header", async () => {
+    const panel = renderPanel(runningWith());
+    await userEvent.click(screen.getByRole("button", { name: "Close task" }));
+    expect(panel.posted()).toEqual([{ type: "clearTask" }]);
+  });
+
+  it("sends a switched auto-approval with the others unchanged, and warns about YOLO", async () => {
+    const panel = renderPanel(makeState());
+    const toggle = async (setting: string) => {
+      const checkbox = document.querySelector(`vscode-checkbox[data-setting="${setting}"]`);
+      // The element renders its shadow content asynchronously; click its label as a person would.
+      const label = await waitFor(() => checkbox?.shadowRoot?.querySelector("label") ?? expect.fail("not rendered yet"));
+      fireEvent.click(label);
+    };
+    await toggle("editFiles");
+    expect(panel.posted()).toEqual([
+      {
+        type: "updateAgentSettings",
+        settings: {
+          autoApproval: {
+            readFiles: true, readFilesExternally: false, editFiles: true, editFilesExternally: false,
+            executeSafeCommands: false, executeAllCommands: false, useBrowser: false, useMcp: false,
+          },
+        },
+      },
+    ]);
+    expect(screen.getByText(/YOLO approves every file edit and every command without asking you/)).toBeInTheDocument();
+    await toggle("yolo");
+    expect(panel.posted().at(-1)).toEqual({ type: "updateAgentSettings", settings: { yolo: true } });
+  });
+});

@@ -1,0 +1,49 @@
+import { VscodeButton } from "../components/vscode-elements";
+import { answerableAsk } from "./open-ask";
+import { AskButtons } from "./AskButtons";
+import { AutoApproveBar } from "./AutoApproveBar";
+import { ChatInput } from "./ChatInput";
+import { ChatList } from "./ChatList";
+import { QueuedMessages } from "./QueuedMessages";
+import { TaskHeader } from "./TaskHeader";
+import { useChatController, type ChatController } from "./use-chat-controller";
+import { Welcome } from "./Welcome";
+
+function placeholder(chat: ChatController): string {
+  if (answerableAsk(chat.ask)) return "Type a reply… (Enter to send, Shift+Enter for a new line)";
+  if (chat.running) return "Tandem is working. Type a message to queue it…";
+  return "Type your task here… (Enter to send, Shift+Enter for a new line)";
+}
+
+/** The chat: task header, messages, the open ask's buttons, queued messages and the input. */
+export function ChatView() {
+  const chat = useChatController();
+  const canSend = chat.draft.trim().length > 0 || chat.images.length > 0;
+  return (
+    <div className="chat-view">
+      {chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
+      <ChatList />
+      {chat.ask && <AskButtons ask={chat.ask} onPress={chat.pressAskButton} />}
+      <QueuedMessages queue={chat.queue} />
+      <ChatInput
+        draft={chat.draft}
+        onDraftChange={chat.setDraft}
+        images={chat.images}
+        onImagesChange={chat.updateImages}
+        onSend={chat.send}
+        placeholder={placeholder(chat)}
+      />
+      <div className="input-toolbar">
+        {chat.running && (
+          <VscodeButton secondary onClick={chat.cancelTask}>
+            Cancel
+          </VscodeButton>
+        )}
+        <VscodeButton disabled={!canSend} onClick={() => canSend && chat.send()}>
+          Send
+        </VscodeButton>
+      </div>
+      <AutoApproveBar />
+    </div>
+  );
+}

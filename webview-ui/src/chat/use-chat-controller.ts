@@ -1,0 +1,115 @@
+/**
+ * What the chat's controls do: sending (new task, answer, or queue), the ask buttons, and delivering
+ * queued messages the moment the agent can take them.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { AskMessage } from "../../../src/shared/messages";
+import { isString, isStringArray, usePersistedState } from "../state/use-persisted-state";
+import { useExtensionState, usePost } from "../use-extension-state";
+import { actionMessages, type AskAction } from "./ask-buttons";
+import { answerableAsk, openAsk } from "./open-ask";
+import { combineQueued, useMessageQueue, type MessageQueue } from "./use-message-queue";
+
+export interface ChatController {
+  readonly running: boolean;
+  readonly hasTask: boolean;
+  /** The ask waiting for the person (possibly still streaming). */
+  readonly ask: AskMessage | undefined;
+  readonly draft: string;
+  setDraft(text: string): void;
+  readonly images: readonly string[];
+  updateImages(update: (images: readonly string[]) => readonly string[]): void;
+  readonly queue: MessageQueue;
+  send(): void;
+  pressAskButton(action: AskAction): void;
+  cancelTask(): void;
+  clearTask(): void;
+}
+
+export function useChatController(): ChatController {
+  const post = usePost();
+  const hydrated = useExtensionState((state) => state.hydrated);
+  const running = useExtensionState((state) => state.running);
+  const hasTask = useExtensionState((state) => state.task !== undefined);
+  const last = useExtensionState((state) => state.lastMessage);
+  const [answeredTs, setAnsweredTs] = useState<number | undefined>(undefined);
+  const [draft, setDraft] = usePersistedState("draft", "", isString, 300);
+  const [images, setImages] = usePersistedState<readonly string[]>("draftImages", [], isStringArray);
+  const queue = useMessageQueue();
+  const ask = openAsk(last, running, answeredTs);
+  const answerable = answerableAsk(ask);
+
+  const clearInput = useCallback(() => {
+    setDraft("");
+    setImages([]);
+  }, [setDraft, setImages]);
+
+  const send = () => {
+    const text = draft.trim();
+    if (!text && images.length === 0) return;
+    if (answerable) {
+      post({ type: "askResponse", response: { type: "message", text, images: [...images] } });
+      setAnsweredTs(answerable.ts);
+    } else if (running) {
+      queue.enqueue(text, images);
+    } else {
+      post({ type: "newTask", text, images: [...images] });
+    }
+    clearInput();
+  };
+
+  const pressAskButton = (action: AskAction) => {
+    if (!answerable) return;
+    const result = actionMessages(action, { text: draft, images });
+    for (const message of result.messages) post(message);
+    setAnsweredTs(answerable.ts);
+    if (result.consumedInput) clearInput();
+  };
+
+  useQueueDelivery(queue, { ready: hydrated, running, answerable, onAnswered: setAnsweredTs });
+
+  return {
+    running,
+    hasTask,
+    ask,
+    draft,
+    setDraft,
+    images,
+    updateImages: setImages,
+    queue,
+    send,
+    pressAskButton,
+    cancelTask: () => post({ type: "cancelTask" }),
+    clearTask: () => post({ type: "clearTask" }),
+  };
+}
+
+interface DeliveryState {
+  ready: boolean;
+  running: boolean;
+  answerable: AskMessage | undefined;
+  onAnswered: (ts: number) => void;
+}
+
+/** Sends the queue as the answer to an ask that opens, or as a new task once the task stops. */
+function useQueueDelivery(queue: MessageQueue, { ready, running, answerable, onAnswered }: DeliveryState): void {
+  const post = usePost();
+  // Effects may run twice for one state (React's strict mode); never send an item twice.
+  const sent = useRef(new Set<string>());
+  const { items, editingId, take } = queue;
+  useEffect(() => {
+    const pending = items.filter((item) => !sent.current.has(item.id));
+    if (!ready || pending.length === 0 || editingId !== undefined) return;
+    if (running && !answerable) return;
+    const { text, images } = combineQueued(pending);
+    if (answerable) {
+      post({ type: "askResponse", response: { type: "message", text, images } });
+      onAnswered(answerable.ts);
+    } else {
+      post({ type: "newTask", text, images });
+    }
+    const ids = new Set(pending.map((item) => item.id));
+    for (const id of ids) sent.current.add(id);
+    take(ids);
+  }, [items, editingId, take, ready, running, answerable, onAnswered, post]);
+}

@@ -1,0 +1,85 @@
+import { memo, type ReactElement } from "react";
+import type { AskMessage, ChatMessage, SayMessage } from "../../../src/shared/messages";
+import { useChatMessage } from "../use-extension-state";
+import { ApiRequestRow } from "./ApiRequestRow";
+import { CommandOutputRow } from "./CommandOutputRow";
+import { CommandRow } from "./CommandRow";
+import { CompletionRow } from "./CompletionRow";
+import { ErrorRow } from "./ErrorRow";
+import { FollowupRow } from "./FollowupRow";
+import { InfoRow } from "./InfoRow";
+import { MistakeLimitRow } from "./MistakeLimitRow";
+import { NewTaskRow } from "./NewTaskRow";
+import { ReasoningRow } from "./ReasoningRow";
+import { ResumeTaskRow } from "./ResumeTaskRow";
+import { RetryRow } from "./RetryRow";
+import { Row } from "./Row";
+import { TaskRow } from "./TaskRow";
+import { TextRow } from "./TextRow";
+import { ToolRow } from "./ToolRow";
+import { UserFeedbackRow } from "./UserFeedbackRow";
+
+function askRow(message: AskMessage): ReactElement {
+  switch (message.ask) {
+    case "followup":
+      return <FollowupRow message={message} />;
+    case "tool":
+      return <ToolRow message={message} />;
+    case "command":
+      return <CommandRow message={message} />;
+    case "command_output":
+      return <CommandOutputRow message={message} />;
+    case "completion_result":
+      return <CompletionRow message={message} />;
+    case "api_req_failed":
+      return <ErrorRow message={message} />;
+    case "mistake_limit_reached":
+      return <MistakeLimitRow message={message} />;
+    case "new_task":
+      return <NewTaskRow message={message} />;
+    case "resume_task":
+      return <ResumeTaskRow message={message} />;
+  }
+}
+
+function sayRow(message: SayMessage): ReactElement {
+  switch (message.say) {
+    case "task":
+      return <TaskRow message={message} />;
+    case "text":
+      return <TextRow message={message} />;
+    case "reasoning":
+      return <ReasoningRow message={message} />;
+    case "api_req_started":
+      return <ApiRequestRow message={message} />;
+    case "error":
+      return <ErrorRow message={message} />;
+    case "error_retry":
+      return <RetryRow message={message} />;
+    case "context_truncated":
+    case "info":
+      return <InfoRow message={message} />;
+    case "tool":
+      return <ToolRow message={message} />;
+    case "user_feedback":
+      return <UserFeedbackRow message={message} />;
+    case "completion_result":
+      return <CompletionRow message={message} />;
+    case "command":
+      return <CommandRow message={message} />;
+    case "command_output":
+      return <CommandOutputRow message={message} />;
+  }
+}
+
+/** The row for any message; a kind this build does not know (a newer host) still shows its text. */
+export function RowForMessage({ message }: { message: ChatMessage }): ReactElement {
+  const row = message.type === "ask" ? askRow(message) : sayRow(message);
+  return row ?? <Row message={message} icon="question" title="Unrecognised message" tone="muted">{message.text}</Row>;
+}
+
+/** A list row bound to one message by timestamp: re-renders only when that message changes. */
+export const MessageRow = memo(function MessageRow({ ts }: { ts: number }) {
+  const message = useChatMessage(ts);
+  return message ? <RowForMessage message={message} /> : null;
+});

@@ -1,0 +1,42 @@
+import { VscodeCollapsible } from "../components/vscode-elements";
+import type { ChatMessage, ToolMessageInfo } from "../../../src/shared/messages";
+import { usePost } from "../use-extension-state";
+import { NewContentPreview, SearchReplacePreview } from "./DiffPreview";
+import { Row } from "./Row";
+import { isEditTool, toolLabel } from "./tool-labels";
+
+/** A tool use: its path (click to open) and either a diff preview or an expandable result. */
+export function ToolRow({ message }: { message: ChatMessage }) {
+  const tool: ToolMessageInfo = message.tool ?? { tool: "unknown", content: message.text };
+  const label = toolLabel(tool, message.type === "ask");
+  return (
+    <Row message={message} icon={label.icon} title={label.title}>
+      {tool.path !== undefined && <ToolPath tool={tool} />}
+      <ToolContent tool={tool} />
+    </Row>
+  );
+}
+
+function ToolPath({ tool }: { tool: ToolMessageInfo }) {
+  const post = usePost();
+  const path = tool.path ?? "";
+  return (
+    <div className="tool-path">
+      <button type="button" className="link-button" title={`Open ${path}`} onClick={() => post({ type: "openFile", path })}>
+        {path || "."}
+      </button>
+      {tool.outsideWorkspace && <span className="badge warning-badge">outside workspace</span>}
+    </div>
+  );
+}
+
+function ToolContent({ tool }: { tool: ToolMessageInfo }) {
+  if (tool.content === undefined || tool.content === "") return null;
+  if (tool.tool === "replace_in_file") return <SearchReplacePreview diff={tool.content} />;
+  if (isEditTool(tool.tool)) return <NewContentPreview content={tool.content} path={tool.path} />;
+  return (
+    <VscodeCollapsible className="tool-result" title="Result">
+      <pre className="tool-output">{tool.content}</pre>
+    </VscodeCollapsible>
+  );
+}

@@ -1,0 +1,99 @@
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { makeSettings, makeState } from "../test-support/fixtures";
+import { renderPanel } from "../test-support/render-panel";
+
+/** Types into a vscode-textfield as its inner input would report it, then commits (blur/Enter). */
+function enter(field: HTMLElement, value: string, commit = true) {
+  fireEvent.input(field, { target: { value } });
+  if (commit) fireEvent(field, new Event("change"));
+}
+
+function openSettings(settings = makeSettings()) {
+  const panel = renderPanel(makeState({ settings }));
+  panel.send({ type: "showView", view: "settings" });
+  return panel;
+}
+
+describe("settings view", () => {
+  it("opens from the gear button and from the host's showView", async () => {
+    const panel = renderPanel(makeState());
+    await userEvent.click(screen.getByRole("button", { name: "Settings" }));
+    expect(screen.getByRole("heading", { name: "Settings" })).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("button", { name: "Done" }));
+    expect(screen.queryByRole("heading", { name: "Settings" })).toBeNull();
+    panel.send({ type: "showView", view: "settings" });
+    expect(screen.getByRole("heading", { name: "Settings" })).toBeInTheDocument();
+  });
+
+  it("never shows a stored key, sends a new one write-only and empties the field", async () => {
+    const panel = openSettings(makeSettings({ hasApiKey: { anthropic: true, openai: false } }));
+    expect(screen.getByText("A key is stored for Anthropic. Enter a new one to replace it.")).toBeInTheDocument();
+    const field = screen.getByLabelText("API key") as HTMLInputElement;
+    expect(field.type).toBe("password");
+    expect(field.value).toBe("");
+
+    enter(field, "sk-ant-secret-123", false);
+    await userEvent.click(await screen.findByRole("button", { name: "Save key" }));
+    expect(panel.posted()).toEqual([{ type: "setApiKey", provider: "anthropic", apiKey: "sk-ant-secret-123" }]);
+    await waitFor(() => expect(field.value).toBe(""));
+    // Nothing keeps the key: not the page, not the state VS Code saves for the webview.
+    expect(document.body.innerHTML).not.toContain("sk-ant-secret-123");
+    expect(JSON.stringify(panel.api.getState() ?? null)).not.toContain("sk-ant-secret-123");
+  });
+
+  it("refuses to save an empty key", async () => {
+    const panel = openSettings();
+    expect(screen.getByText("No key is stored for Anthropic.")).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("button", { name: "Save key" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Enter a key first.");
+    expect(panel.posted()).toEqual([]);
+  });
+
+  it("checks the base URL before sending it", () => {
+    const panel = openSettings();
+    const field = screen.getByLabelText("Base URL");
+    enter(field, "not a url");
+    expect(screen.getByRole("alert")).toHaveTextContent('"not a url" is not a URL.');
+    expect(panel.posted()).toEqual([]);
+    enter(field, "http://127.0.0.1:8080/v1");
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { baseUrl: "http://127.0.0.1:8080/v1" } }]);
+  });
+
+  it("sends the mistake limit, context window override and thinking budget as numbers", () => {
+    const panel = openSettings();
+    enter(screen.getByLabelText("Mistake limit"), "0");
+    expect(screen.getByRole("alert")).toHaveTextContent("Enter 1 or more.");
+    enter(screen.getByLabelText("Mistake limit"), "5");
+    enter(screen.getByLabelText("Context window override (tokens)"), "64000");
+    enter(screen.getByLabelText("Thinking budget (tokens)"), "100");
+    expect(screen.getByRole("alert")).toHaveTextContent("at least 1024");
+    enter(screen.getByLabelText("Thinking budget (tokens)"), "2048");
+    expect(panel.posted()).toEqual([
+      { type: "updateAgentSettings", settings: { mistakeLimit: 5 } },
+      { type: "updateApiSettings", settings: { contextWindowOverride: 64000 } },
+      { type: "updateApiSettings", settings: { thinkingBudgetTokens: 2048 } },
+    ]);
+  });
+
+  it("lists the provider's known models with context window and prices, and takes a custom id", () => {
+    const panel = openSettings();
+    expect(screen.getByText("200k context · in $3.00 · out $15.00 · cache write $3.75 · read $0.30 per M tokens")).toBeInTheDocument();
+    const select = screen.getByLabelText("Known models") as HTMLSelectElement;
+    expect(select.querySelectorAll("vscode-option")).toHaveLength(2); // "Other model…" and the one Anthropic model
+    enter(screen.getByLabelText("Model ID"), "my-fine-tune");
+    expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { modelId: "my-fine-tune" } }]);
+  });
+
+  it("switches the provider", async () => {
+    const panel = openSettings();
+    const select = screen.getByLabelText("Provider") as HTMLSelectElement;
+    // The select learns its options once its slot renders.
+    await waitFor(() => expect(select.value).toBe("anthropic"));
+    select.value = "openai";
+    fireEvent(select, new Event("change"));
+    expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { provider: "openai" } }]);
+  });
+});

@@ -1,0 +1,96 @@
+import { VscodeButton, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
+import type { ApiSettings, ProviderId, WebviewSettings } from "../../../src/shared/protocol";
+import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
+import { useExtensionState, usePost } from "../use-extension-state";
+import { ApiKeyField } from "./ApiKeyField";
+import { Field } from "./Field";
+import { ModelPicker } from "./ModelPicker";
+import { PROVIDER_NAMES, PROVIDERS } from "./provider-names";
+import { TextSetting } from "./TextSetting";
+import { checkThinkingBudget, checkUrl, checkWholeNumber } from "./validation";
+
+/** Provider, model, key and agent settings. Each field is sent to the host when committed. */
+export function SettingsView({ onDone }: { onDone: () => void }) {
+  const settings = useExtensionState((state) => state.settings);
+  return (
+    <div className="settings-view">
+      <header className="view-header">
+        <h2>Settings</h2>
+        <VscodeButton onClick={onDone}>Done</VscodeButton>
+      </header>
+      {settings ? <SettingsForm settings={settings} /> : <p className="muted-text">Waiting for the settings from the extension…</p>}
+    </div>
+  );
+}
+
+function SettingsForm({ settings }: { settings: WebviewSettings }) {
+  const post = usePost();
+  const { api, agent } = settings;
+  const updateApi = (changes: Partial<ApiSettings>) => post({ type: "updateApiSettings", settings: changes });
+  const updateAgent = (changes: Partial<AgentSettings>) => post({ type: "updateAgentSettings", settings: changes });
+  return (
+    <>
+      <section className="settings-section">
+        <h3>Model provider</h3>
+        <Field label="Provider">
+          <VscodeSingleSelect
+            aria-label="Provider"
+            value={api.provider}
+            onChange={(event) => updateApi({ provider: (event.target as HTMLSelectElement).value as ProviderId })}
+          >
+            {PROVIDERS.map((id) => (
+              <VscodeOption key={id} value={id}>
+                {PROVIDER_NAMES[id]}
+              </VscodeOption>
+            ))}
+          </VscodeSingleSelect>
+        </Field>
+        <ApiKeyField key={api.provider} provider={api.provider} hasKey={settings.hasApiKey[api.provider]} />
+        <TextSetting
+          label="Base URL"
+          value={api.baseUrl ?? ""}
+          placeholder="The provider's default"
+          help="Leave empty for the provider's own endpoint."
+          validate={checkUrl}
+          onCommit={(baseUrl) => updateApi({ baseUrl })}
+        />
+        <ModelPicker provider={api.provider} modelId={api.modelId} models={settings.models} />
+        <TextSetting
+          label="Context window override (tokens)"
+          value={api.contextWindowOverride ? String(api.contextWindowOverride) : ""}
+          placeholder={`Model default (now ${settings.contextWindow.toLocaleString()})`}
+          help="Leave empty to use the model's own context window."
+          validate={(text) => checkWholeNumber(text, 1024, true)}
+          onCommit={(text) => updateApi({ contextWindowOverride: text ? Number(text) : 0 })}
+        />
+        <TextSetting
+          label="Thinking budget (tokens)"
+          value={api.thinkingBudgetTokens ? String(api.thinkingBudgetTokens) : ""}
+          placeholder="0 = off"
+          validate={checkThinkingBudget}
+          onCommit={(text) => updateApi({ thinkingBudgetTokens: Number(text || "0") })}
+        />
+      </section>
+      <section className="settings-section">
+        <h3>Agent</h3>
+        <TextSetting
+          label="Mistake limit"
+          value={String(agent.mistakeLimit)}
+          help="Consecutive model mistakes before Tandem stops and asks you."
+          validate={(text) => checkWholeNumber(text, 1, false)}
+          onCommit={(text) => updateAgent({ mistakeLimit: Number(text) })}
+        />
+        <Field label="Tool calls" help="XML works with any model; native uses the provider's function calling.">
+          <VscodeSingleSelect
+            aria-label="Tool calls"
+            value={agent.toolCallMode}
+            onChange={(event) => updateAgent({ toolCallMode: (event.target as HTMLSelectElement).value as ToolCallMode })}
+          >
+            <VscodeOption value="xml">XML in the model's text</VscodeOption>
+            <VscodeOption value="native">Native tool calls</VscodeOption>
+          </VscodeSingleSelect>
+        </Field>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,222 @@
+/**
+ * The panel's copy of the host's state. `apply` is the reducer for every `ToWebviewMessage`; the
+ * store is external to React (read through useSyncExternalStore) so that a streamed update touches
+ * one slot of the message list and re-renders only the row showing that message.
+ */
+import type { ChatMessage } from "../../../src/shared/messages";
+import type {
+  HistoryItem,
+  PanelView,
+  TaskSummary,
+  ToWebviewMessage,
+  WebviewSettings,
+} from "../../../src/shared/protocol";
+import { MessageList } from "./message-list";
+import { addUsage, contextTokens, requestInfo, sumUsage, ZERO_USAGE, type UsageTotals } from "./usage-totals";
+
+export interface HostNotice {
+  readonly id: number;
+  readonly level: "info" | "warning" | "error";
+  readonly text: string;
+}
+
+/** A request from the host for the input box; `seq` makes each one distinct. */
+export type InputRequest = { readonly seq: number; readonly kind: "focus" } | { readonly seq: number; readonly kind: "insert"; readonly text: string };
+
+export interface PanelState {
+  /** False until the host's first `state` arrives. */
+  readonly hydrated: boolean;
+  readonly task: TaskSummary | undefined;
+  readonly running: boolean;
+  readonly settings: WebviewSettings | undefined;
+  readonly history: readonly HistoryItem[];
+  readonly view: PanelView;
+  readonly notices: readonly HostNotice[];
+  readonly inputRequest: InputRequest | undefined;
+  /** Changes when messages are added or removed, not when one is updated. */
+  readonly messageCount: number;
+  readonly listVersion: number;
+  readonly lastMessage: ChatMessage | undefined;
+  readonly totals: UsageTotals;
+  /** Context tokens of the newest request that reported usage. */
+  readonly contextTokens: number;
+}
+
+const INITIAL: PanelState = {
+  hydrated: false,
+  task: undefined,
+  running: false,
+  settings: undefined,
+  history: [],
+  view: "chat",
+  notices: [],
+  inputRequest: undefined,
+  messageCount: 0,
+  listVersion: 0,
+  lastMessage: undefined,
+  totals: ZERO_USAGE,
+  contextTokens: 0,
+};
+
+type Listener = () => void;
+
+export class ExtensionStore {
+  private readonly list = new MessageList();
+  private state: PanelState = INITIAL;
+  private readonly listeners = new Set<Listener>();
+  private readonly messageListeners = new Map<number, Set<Listener>>();
+  /** Timestamp of the newest api_req_started message with usage, for the context bar. */
+  private contextTs = -Infinity;
+  private seq = 0;
+
+  readonly getState = (): PanelState => this.state;
+
+  readonly subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getMessage(ts: number): ChatMessage | undefined {
+    return this.list.get(ts);
+  }
+
+  messageAt(index: number): ChatMessage | undefined {
+    return this.list.at(index);
+  }
+
+  subscribeMessage(ts: number, listener: Listener): () => void {
+    let set = this.messageListeners.get(ts);
+    if (!set) this.messageListeners.set(ts, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.messageListeners.delete(ts);
+    };
+  }
+
+  /** Work done on the message list so far (slot and index writes). */
+  get listOperations(): number {
+    return this.list.operations;
+  }
+
+  apply(message: ToWebviewMessage): void {
+    switch (message.type) {
+      case "state": {
+        const { state } = message;
+        this.list.replaceAll(state.messages);
+        this.patch({ hydrated: true, task: state.task, running: state.running, settings: state.settings, history: state.history });
+        this.messagesReplaced();
+        return;
+      }
+      case "messageAdded":
+      case "messageUpdated":
+        this.upsert(message.message);
+        return;
+      case "messagesRemoved":
+        if (this.list.remove(message.timestamps).length > 0) this.messagesReplaced(message.timestamps);
+        return;
+      case "taskChanged":
+        this.changeTask(message.task);
+        return;
+      case "taskRunning":
+        this.patch({ running: message.running });
+        return;
+      case "settingsChanged":
+        this.patch({ settings: message.settings });
+        return;
+      case "historyChanged":
+        this.patch({ history: message.history });
+        return;
+      case "showView":
+        this.patch({ view: message.view });
+        return;
+      case "focusInput":
+        this.patch({ inputRequest: { seq: ++this.seq, kind: "focus" } });
+        return;
+      case "insertText":
+        this.patch({ inputRequest: { seq: ++this.seq, kind: "insert", text: message.text } });
+        return;
+      case "notice":
+        this.patch({ notices: [...this.state.notices, { id: ++this.seq, level: message.level, text: message.text }] });
+        return;
+      default:
+        throw new Error(`Tandem webview: unknown message type ${JSON.stringify((message as { type?: unknown }).type)}`);
+    }
+  }
+
+  /** Local navigation (the gear and history buttons). */
+  setView(view: PanelView): void {
+    this.patch({ view });
+  }
+
+  dismissNotice(id: number): void {
+    this.patch({ notices: this.state.notices.filter((notice) => notice.id !== id) });
+  }
+
+  private upsert(message: ChatMessage): void {
+    const countBefore = this.list.length;
+    const previous = this.list.upsert(message);
+    const changes: { -readonly [K in keyof PanelState]?: PanelState[K] } = {};
+    const before = requestInfo(previous);
+    const after = requestInfo(message);
+    if (before || after) {
+      changes.totals = addUsage(addUsage(this.state.totals, before, -1), after);
+      if (after && contextTokens(after) > 0 && message.ts >= this.contextTs) {
+        this.contextTs = message.ts;
+        changes.contextTokens = contextTokens(after);
+      }
+    }
+    if (this.list.length !== countBefore) {
+      changes.messageCount = this.list.length;
+      changes.listVersion = this.state.listVersion + 1;
+    }
+    if (this.list.last() !== this.state.lastMessage) changes.lastMessage = this.list.last();
+    if (Object.keys(changes).length > 0) this.patch(changes);
+    this.notifyMessage(message.ts);
+  }
+
+  private changeTask(task: TaskSummary | undefined): void {
+    const sameTask = task !== undefined && task.id === this.state.task?.id;
+    // A different task (or none) owns none of the messages shown so far.
+    if (!sameTask && this.list.length > 0) {
+      this.list.replaceAll([]);
+      this.patch({ task });
+      this.messagesReplaced();
+      return;
+    }
+    this.patch({ task });
+  }
+
+  /** After a bulk change: recompute what depends on the whole list, tell every row. */
+  private messagesReplaced(only?: readonly number[]): void {
+    const messages = this.list.values();
+    this.contextTs = -Infinity;
+    let context = 0;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const info = requestInfo(messages[i]);
+      if (info && contextTokens(info) > 0) {
+        this.contextTs = messages[i]?.ts ?? -Infinity;
+        context = contextTokens(info);
+        break;
+      }
+    }
+    this.patch({
+      messageCount: messages.length,
+      listVersion: this.state.listVersion + 1,
+      lastMessage: this.list.last(),
+      totals: sumUsage(messages),
+      contextTokens: context,
+    });
+    for (const ts of only ?? [...this.messageListeners.keys()]) this.notifyMessage(ts);
+  }
+
+  private patch(changes: Partial<PanelState>): void {
+    this.state = { ...this.state, ...changes };
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private notifyMessage(ts: number): void {
+    const set = this.messageListeners.get(ts);
+    if (set) for (const listener of [...set]) listener();
+  }
+}

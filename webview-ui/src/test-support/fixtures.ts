@@ -1,0 +1,37 @@
+/** Plain data the webview tests build host messages from. */
+import type { AskKind, AskMessage, ChatMessage, SayKind, SayMessage } from "../../../src/shared/messages";
+import type { WebviewSettings, WebviewState } from "../../../src/shared/protocol";
+import { DEFAULT_AGENT_SETTINGS } from "../../../src/shared/settings";
+
+export function makeSettings(overrides: Partial<WebviewSettings> = {}): WebviewSettings {
+  return {
+    agent: { ...DEFAULT_AGENT_SETTINGS, autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval } },
+    api: { provider: "anthropic", modelId: "claude-test" },
+    hasApiKey: { anthropic: false, openai: false },
+    models: [
+      { provider: "anthropic", id: "claude-test", contextWindow: 200_000, maxOutputTokens: 8192, inputPrice: 3, outputPrice: 15, cacheWritePrice: 3.75, cacheReadPrice: 0.3 },
+      { provider: "openai", id: "gpt-test", contextWindow: 128_000, maxOutputTokens: 4096, inputPrice: 2.5, outputPrice: 10, cacheWritePrice: 0, cacheReadPrice: 1.25 },
+    ],
+    contextWindow: 200_000,
+    ...overrides,
+  };
+}
+
+export function makeState(overrides: Partial<WebviewState> = {}): WebviewState {
+  return { task: undefined, messages: [], running: false, settings: makeSettings(), history: [], ...overrides };
+}
+
+export const TASK = { id: "task-1", text: "Fix the failing build", startedAt: 1_000 };
+
+export function say(say: SayKind, ts: number, extra: Partial<SayMessage> = {}): SayMessage {
+  return { type: "say", say, ts, ...extra };
+}
+
+export function ask(ask: AskKind, ts: number, extra: Partial<AskMessage> = {}): AskMessage {
+  return { type: "ask", ask, ts, ...extra };
+}
+
+/** A state with a running task whose last message is `last`. */
+export function runningWith(...messages: ChatMessage[]): WebviewState {
+  return makeState({ task: TASK, running: true, messages: [say("task", 1, { text: TASK.text }), ...messages] });
+}
