@@ -57,8 +57,30 @@ export interface TerminalHost {
   run(command: string, options: RunCommandOptions): RunningCommand;
 }
 
+/** A proposed edit shown to the person in the editor's diff view while it streams. */
+export interface DiffSession {
+  /** Replaces the proposed text (called as the model streams, then once with the final text). */
+  update(proposed: string, final: boolean): Promise<void>;
+  /**
+   * Writes the proposed text through the editor. The person may have edited it in the diff view
+   * before approving: `content` is what actually landed, and `personEdits` a unified diff of their
+   * changes against the model's proposal (undefined when they changed nothing). `newProblems`
+   * lists errors the editor reports for the file after saving that it did not report before.
+   */
+  save(): Promise<{ content: string; personEdits?: string; newProblems: string[] }>;
+  /** Restores the file exactly as it was (or removes it if it did not exist) and closes the view. */
+  revert(): Promise<void>;
+}
+
+export interface DiffViewHost {
+  /** Opens the diff view for a file; `original` is undefined for a new file. */
+  open(absolutePath: string, original: string | undefined): Promise<DiffSession>;
+}
+
 export interface HostBridge {
   readonly workspace: WorkspaceHost;
   readonly window: WindowHost;
   readonly terminal: TerminalHost;
+  /** Present in an editor; without it, edit tools write files directly after approval. */
+  readonly diffView?: DiffViewHost;
 }

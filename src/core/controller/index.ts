@@ -6,6 +6,7 @@ import type { AskResponse, ChatMessage } from "../../shared/messages";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
 import { IgnoreController } from "../ignore/ignore-controller";
 import { buildSystemPrompt } from "../prompts/system-prompt";
+import type { TaskHistory } from "../storage/task-history";
 import { TaskStorage } from "../storage/task-storage";
 import { Task, type CheckpointHook, type TaskOutcome } from "../task";
 import type { ChatListener } from "../task/message-state";
@@ -18,6 +19,8 @@ export interface ControllerListener extends ChatListener {
   /** A task began (its messages will follow) or the chat was cleared (undefined). */
   onTaskChanged(taskId: string | undefined): void;
   onTaskFinished(taskId: string, outcome: TaskOutcome): void;
+  /** The saved-task list changed (a task started, ended or was deleted). */
+  onHistoryChanged?(): void;
 }
 
 export interface ControllerOptions {
@@ -29,6 +32,8 @@ export interface ControllerOptions {
   settings?: Partial<AgentSettings>;
   /** Where task histories are kept; none keeps them in memory only. */
   storageRoot?: string;
+  /** The saved-task index (needs storageRoot). */
+  history?: TaskHistory;
   tools?: Readonly<Record<string, ToolDefinition>>;
   retry?: Partial<RetryOptions>;
   checkpoints?: CheckpointHook;
@@ -83,15 +88,48 @@ export class Controller {
     return this.taskDone;
   }
 
+  /** Opens a saved task again; it asks the person whether to resume. */
+  async resumeTask(taskId: string): Promise<Task> {
+    const root = this.options.storageRoot;
+    if (!root) throw new Error("Tasks are not saved in this session, so none can be resumed.");
+    await this.clearTask();
+    const storage = new TaskStorage(root, taskId);
+    const saved = { chat: await storage.loadChatMessages(), api: await storage.loadApiHistory() };
+    if (saved.chat.length === 0) throw new Error(`No saved task ${taskId} was found.`);
+    const task = await this.createTask(taskId);
+    return this.run(task, () => task.resumeTask(saved), saved.chat[0]?.text ?? "");
+  }
+
   private async launch(text: string, images: readonly string[]): Promise<Task> {
-    const taskId = randomUUID();
+    const task = await this.createTask(randomUUID());
+    return this.run(task, () => task.startTask(text, images), text);
+  }
+
+  private run(task: Task, start: () => Promise<TaskOutcome>, text: string): Task {
+    const { listener } = this.options;
+    this.task = task;
+    listener.onTaskChanged(task.taskId);
+    void this.recordHistory(task, text);
+    this.taskDone = start().then(async (outcome) => {
+      await this.recordHistory(task, text);
+      listener.onTaskFinished(task.taskId, outcome);
+      const handoff = task.handoffContext;
+      // new_task: the next task starts from the summary, unless the person moved on meanwhile.
+      if (!handoff || this.task !== task) return outcome;
+      await this.launch(handoff, []);
+      return (await this.taskDone) ?? outcome;
+    });
+    return task;
+  }
+
+  private async createTask(taskId: string): Promise<Task> {
     const { options } = this;
     const api = await options.createApiHandler(this.apiConfiguration);
     const ignore = await this.ignoreController();
     const tools = options.tools ?? TOOLS;
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
     let prompt: { mode: string; text: string } | undefined;
-    const task = new Task({
+    return new Task({
       taskId,
       api,
       host: options.host,
@@ -111,17 +149,23 @@ export class Controller {
       retry: options.retry,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
     });
-    this.task = task;
-    options.listener.onTaskChanged(taskId);
-    this.taskDone = task.startTask(text, images).then(async (outcome) => {
-      options.listener.onTaskFinished(taskId, outcome);
-      const handoff = task.handoffContext;
-      // new_task: the next task starts from the summary, unless the person moved on meanwhile.
-      if (!handoff || this.task !== task) return outcome;
-      await this.launch(handoff, []);
-      return (await this.taskDone) ?? outcome;
-    });
-    return task;
+  }
+
+  /** Keeps the history index in step with the task: its prompt, tokens and cost. */
+  private async recordHistory(task: Task, text: string): Promise<void> {
+    const history = this.options.history;
+    if (!history) return;
+    const totals = { tokensIn: 0, tokensOut: 0, totalCost: 0 };
+    for (const message of task.messages.chatMessages) {
+      const request = message.apiRequest;
+      if (!request) continue;
+      totals.tokensIn += request.tokensIn + request.cacheReads + request.cacheWrites;
+      totals.tokensOut += request.tokensOut;
+      totals.totalCost += request.cost;
+    }
+    const startedAt = task.messages.chatMessages[0]?.ts ?? Date.now();
+    await history.upsert({ id: task.taskId, text, startedAt, ...totals });
+    this.options.listener.onHistoryChanged?.();
   }
 
   /**

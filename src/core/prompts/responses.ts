@@ -58,6 +58,15 @@ export const formatResponse = {
     return `You seem to be having trouble making progress: several steps in a row failed. ${guidance}`;
   },
 
+  /** Opens the first round after a saved task is resumed. */
+  taskResumption(feedback?: string): string {
+    const note =
+      "[TASK RESUMPTION] This task was interrupted and is now resumed. The conversation above is what happened " +
+      "before; the workspace may have changed since. Check the current state before you go on, and do not " +
+      "repeat steps that already succeeded.";
+    return feedback?.trim() ? `${note}\n\nThe person added:\n<feedback>\n${feedback}\n</feedback>` : note;
+  },
+
   interruptedByUser(): string {
     return "[Response interrupted by user]";
   },

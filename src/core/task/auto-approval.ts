@@ -1,6 +1,5 @@
 import type { AgentSettings } from "../../shared/settings";
 import { mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
-import { applyModelRequest, evaluateCommand } from "../permissions";
 import type { ApprovalRequest, PathGuard } from "./tools/types";
 
 export type ApprovalVerdict =
@@ -14,11 +13,11 @@ export type ApprovalVerdict =
  * denies and commands naming ignored or secret files; otherwise each category has its own
  * switch, and a path outside the workspace needs the matching "externally" switch.
  */
-export function decideApproval(
+export async function decideApproval(
   request: ApprovalRequest,
   settings: AgentSettings,
   workspace: { cwd: string; ignore: PathGuard },
-): ApprovalVerdict {
+): Promise<ApprovalVerdict> {
   if (request.category === "command") return decideCommand(request, settings, workspace);
   if (settings.yolo) return { verdict: "auto" };
   const auto = settings.autoApproval;
@@ -37,7 +36,9 @@ export function decideApproval(
  * Tandem reads the command line itself (Cline trusts the model's requires_approval): the
  * model's flag can only make a command stricter.
  */
-function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: { cwd: string; ignore: PathGuard }): ApprovalVerdict {
+async function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: { cwd: string; ignore: PathGuard }): Promise<ApprovalVerdict> {
+  // The shell parser is large: it loads with the first command, not with the extension.
+  const { applyModelRequest, evaluateCommand } = await import("../permissions");
   const command = request.command ?? "";
   const policy = evaluateCommand(command, {
     workspaceRoot: workspace.cwd,

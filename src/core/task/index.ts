@@ -1,7 +1,7 @@
 import { Mutex } from "async-mutex";
 import pWaitFor from "p-wait-for";
 import { ApiError, isApiError } from "../../api/errors";
-import type { ApiHandler, ApiStream, ApiStreamUsageChunk, ContentBlock, ImageBlock } from "../../api/types";
+import type { ApiHandler, ApiMessage, ApiStream, ApiStreamUsageChunk, ContentBlock, ImageBlock } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
 import type { AgentSettings } from "../../shared/settings";
@@ -124,6 +124,38 @@ export class Task {
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
     const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(toImageBlock)];
+    return this.initiateTaskLoop(content);
+  }
+
+  /**
+   * Continues a saved task: shows its chat again, asks whether to resume, and goes on from where
+   * the conversation stopped (merging a trailing user message, so roles keep alternating).
+   */
+  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }): Promise<TaskOutcome> {
+    const chat = saved.chat
+      .filter((m, i) => !(m.type === "ask" && m.ask === "resume_task" && i === saved.chat.length - 1))
+      .map((m) => ({ ...m, partial: false }));
+    await this.withStateLock(() => this.messages.load(chat, saved.api));
+    const answer = await this.ask("resume_task", "This task was interrupted. Resume it?");
+    if (this.state.abort || answer.type === "no") {
+      this.state.didFinish = true;
+      await this.messages.flush();
+      return "aborted";
+    }
+    if (answer.text || answer.images?.length) await this.say("user_feedback", answer.text, { images: answer.images });
+    const history = [...this.messages.apiHistory];
+    const last = history.at(-1);
+    const carried: ContentBlock[] = [];
+    if (last?.role === "user") {
+      history.pop();
+      carried.push(...(typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content));
+    }
+    await this.withStateLock(() => this.messages.setApiHistory(history));
+    const content: ContentBlock[] = [
+      ...carried,
+      { type: "text", text: formatResponse.taskResumption(answer.text) },
+      ...(answer.images ?? []).map(toImageBlock),
+    ];
     return this.initiateTaskLoop(content);
   }
 

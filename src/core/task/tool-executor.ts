@@ -134,7 +134,7 @@ export class ToolExecutor {
   private async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
     const { deps } = this;
     const kind = request.category === "command" ? "command" : "tool";
-    const verdict = decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore });
+    const verdict = await decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore });
     if (verdict.verdict === "deny") {
       const text = `Tandem's command guard refused to run this command: ${verdict.reason}`;
       await deps.say("error", `${text}\n${request.command ?? ""}`);

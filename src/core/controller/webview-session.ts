@@ -1,0 +1,226 @@
+import type { ApiConfiguration } from "../../api/config";
+import { listModels, resolveModel } from "../../api/model-info";
+import type { ApiHandler } from "../../api/types";
+import type { HostBridge } from "../../host/bridge";
+import type { ChatMessage } from "../../shared/messages";
+import type { FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
+import { TaskHistory } from "../storage/task-history";
+import type { TaskOutcome } from "../task";
+import { Controller, type ControllerListener } from "./index";
+import type { SecretStore, SettingsStore } from "./stores";
+
+export interface WebviewSessionDeps {
+  /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
+  post(message: ToWebviewMessage): void;
+  host: HostBridge;
+  settings: SettingsStore;
+  secrets: SecretStore;
+  /** Where task histories and the history index are kept. */
+  storageRoot: string;
+  openFile(path: string): Promise<void>;
+  /** Builds the provider client; the default loads the SDKs on the first task. */
+  createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
+  /** Passed to the Controller (tests shorten retries and throttling). */
+  controllerOptions?: Partial<Pick<ConstructorParameters<typeof Controller>[0], "retry" | "partialUpdateIntervalMs" | "environment">>;
+}
+
+/**
+ * The host side of the chat panel, free of any editor API: it owns the Controller, turns its
+ * events into protocol deltas for the webview, and carries out what the webview asks. The full
+ * state goes out only when the webview (re)loads; after that, one message per change.
+ */
+export class WebviewSession implements ControllerListener {
+  readonly controller: Controller;
+  private readonly history: TaskHistory;
+  private taskSummary: TaskSummary | undefined;
+  private running = false;
+  private readonly settingsSubscription: { dispose(): void };
+
+  constructor(private readonly deps: WebviewSessionDeps) {
+    this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
+    this.controller = new Controller({
+      host: deps.host,
+      listener: this,
+      createApiHandler: deps.createApiHandler ?? (async (config) => (await import("../../api")).buildApiHandler(config)),
+      apiConfiguration: { provider: deps.settings.getApiSettings().provider },
+      settings: deps.settings.getAgentSettings(),
+      storageRoot: deps.storageRoot,
+      history: this.history,
+      ...deps.controllerOptions,
+    });
+    this.settingsSubscription = deps.settings.onDidChange(() => {
+      this.controller.updateSettings(deps.settings.getAgentSettings());
+      void this.postSettings();
+    });
+  }
+
+  // ------------------------------------------------------------ from the webview
+
+  async handle(message: FromWebviewMessage): Promise<void> {
+    try {
+      await this.route(message);
+    } catch (error) {
+      this.notice("error", errorText(error));
+    }
+  }
+
+  private async route(message: FromWebviewMessage): Promise<void> {
+    switch (message.type) {
+      case "ready":
+        return this.postState();
+      case "newTask":
+        return this.newTask(message.text, [...message.images]);
+      case "askResponse":
+        if (!this.controller.answer(message.response)) this.notice("warning", "Tandem is not waiting for an answer right now.");
+        return;
+      case "cancelTask":
+        return this.cancelTask();
+      case "clearTask":
+        return this.controller.clearTask();
+      case "resumeTask":
+        await this.controller.resumeTask(message.id);
+        return;
+      case "deleteTask":
+        if (this.controller.currentTask?.taskId === message.id) await this.controller.clearTask();
+        await this.history.delete(message.id);
+        return this.postHistory();
+      case "updateAgentSettings":
+        await this.deps.settings.updateAgentSettings(message.settings);
+        this.controller.updateSettings(this.deps.settings.getAgentSettings());
+        return this.postSettings();
+      case "updateApiSettings":
+        await this.deps.settings.updateApiSettings(message.settings);
+        return this.postSettings();
+      case "setApiKey":
+        await this.deps.secrets.setApiKey(message.provider, message.apiKey.trim());
+        return this.postSettings();
+      case "openFile":
+        return this.deps.openFile(message.path);
+    }
+  }
+
+  // ------------------------------------------------------------ commands
+
+  async newTask(text: string, images: string[] = []): Promise<void> {
+    const api = this.deps.settings.getApiSettings();
+    const apiKey = await this.deps.secrets.getApiKey(api.provider);
+    if (!apiKey && !(api.provider === "openai" && api.baseUrl?.trim())) {
+      this.notice("error", `No API key is set for ${api.provider}. Add one in Tandem's settings (or set a base URL for a local OpenAI-compatible server).`);
+      this.showView("settings");
+      return;
+    }
+    this.controller.updateSettings(this.deps.settings.getAgentSettings());
+    // An emptied field arrives as "" or 0: it means "not set".
+    const thinkingBudgetTokens = api.thinkingBudgetTokens ? api.thinkingBudgetTokens : undefined;
+    const contextWindowOverride = api.contextWindowOverride ? api.contextWindowOverride : undefined;
+    const baseUrl = api.baseUrl?.trim() || undefined;
+    const modelId = api.modelId?.trim() || undefined;
+    this.controller.updateApiConfiguration({ ...api, apiKey, baseUrl, modelId, thinkingBudgetTokens, contextWindowOverride });
+    await this.controller.newTask(text, images);
+  }
+
+  async cancelTask(): Promise<void> {
+    await this.controller.cancelTask();
+  }
+
+  showView(view: PanelView): void {
+    this.deps.post({ type: "showView", view });
+    if (view === "history") void this.postHistory();
+  }
+
+  focusInput(): void {
+    this.deps.post({ type: "focusInput" });
+  }
+
+  insertText(text: string): void {
+    this.deps.post({ type: "insertText", text });
+  }
+
+  async dispose(): Promise<void> {
+    this.settingsSubscription.dispose();
+    await this.controller.dispose();
+  }
+
+  // ------------------------------------------------------------ from the Controller
+
+  onMessageAdded(message: ChatMessage): void {
+    if (message.type === "say" && message.say === "task" && this.taskSummary && !this.taskSummary.text) {
+      this.taskSummary = { ...this.taskSummary, text: message.text ?? "", startedAt: message.ts };
+      this.deps.post({ type: "taskChanged", task: this.taskSummary });
+    }
+    this.deps.post({ type: "messageAdded", message });
+  }
+
+  onMessageUpdated(message: ChatMessage): void {
+    this.deps.post({ type: "messageUpdated", message });
+  }
+
+  onMessagesRemoved(timestamps: readonly number[]): void {
+    this.deps.post({ type: "messagesRemoved", timestamps });
+  }
+
+  onTaskChanged(taskId: string | undefined): void {
+    this.taskSummary = taskId ? { id: taskId, text: "", startedAt: Date.now() } : undefined;
+    this.running = taskId !== undefined;
+    this.deps.post({ type: "taskChanged", task: this.taskSummary });
+    this.deps.post({ type: "taskRunning", running: this.running });
+  }
+
+  onTaskFinished(_taskId: string, _outcome: TaskOutcome): void {
+    this.running = false;
+    this.deps.post({ type: "taskRunning", running: false });
+  }
+
+  onHistoryChanged(): void {
+    void this.postHistory();
+  }
+
+  // ------------------------------------------------------------ state
+
+  private async postState(): Promise<void> {
+    const messages = this.controller.messages;
+    const first = messages[0];
+    if (this.taskSummary && first?.type === "say" && first.say === "task") {
+      this.taskSummary = { ...this.taskSummary, text: first.text ?? "", startedAt: first.ts };
+    }
+    this.deps.post({
+      type: "state",
+      state: {
+        task: this.taskSummary,
+        messages,
+        running: this.running,
+        settings: await this.webviewSettings(),
+        history: await this.history.list(),
+      },
+    });
+  }
+
+  private async postSettings(): Promise<void> {
+    this.deps.post({ type: "settingsChanged", settings: await this.webviewSettings() });
+  }
+
+  private async postHistory(): Promise<void> {
+    this.deps.post({ type: "historyChanged", history: await this.history.list() });
+  }
+
+  private async webviewSettings(): Promise<WebviewSettings> {
+    const api = this.deps.settings.getApiSettings();
+    const providers: ProviderId[] = ["anthropic", "openai"];
+    const keys = await Promise.all(providers.map(async (p) => [p, Boolean(await this.deps.secrets.getApiKey(p))] as const));
+    return {
+      agent: this.deps.settings.getAgentSettings(),
+      api,
+      hasApiKey: Object.fromEntries(keys) as Record<ProviderId, boolean>,
+      models: listModels(),
+      contextWindow: resolveModel(api.provider, api.modelId, api.contextWindowOverride).info.contextWindow,
+    };
+  }
+
+  private notice(level: "info" | "warning" | "error", text: string): void {
+    this.deps.post({ type: "notice", level, text });
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

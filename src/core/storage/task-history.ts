@@ -1,0 +1,72 @@
+import { mkdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { HistoryItem } from "../../shared/protocol";
+import { writeFileAtomic } from "./atomic-write";
+import { CoalescingWriter } from "./coalescing-writer";
+
+const INDEX_FILE = "task_history.json";
+const MAX_ITEMS = 500;
+
+/**
+ * The list of past tasks shown in the history view: one small index file, so opening the view
+ * never reads every task's messages. Newest first; written atomically and coalesced.
+ */
+export class TaskHistory {
+  private items: HistoryItem[] = [];
+  private loaded: Promise<void> | undefined;
+  private readonly writer: CoalescingWriter;
+
+  constructor(
+    private readonly root: string,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.writer = new CoalescingWriter(async () => {
+      await mkdir(this.root, { recursive: true });
+      await writeFileAtomic(join(this.root, INDEX_FILE), JSON.stringify(this.items));
+    }, onError);
+  }
+
+  async list(): Promise<readonly HistoryItem[]> {
+    await this.load();
+    return this.items;
+  }
+
+  async get(id: string): Promise<HistoryItem | undefined> {
+    await this.load();
+    return this.items.find((item) => item.id === id);
+  }
+
+  /** Adds or replaces an item and moves it to the top. */
+  async upsert(item: HistoryItem): Promise<void> {
+    await this.load();
+    this.items = [item, ...this.items.filter((i) => i.id !== item.id)].slice(0, MAX_ITEMS);
+    await this.writer.request();
+  }
+
+  /** Forgets a task and deletes its files. */
+  async delete(id: string): Promise<void> {
+    await this.load();
+    this.items = this.items.filter((i) => i.id !== id);
+    await this.writer.request();
+    await rm(join(this.root, "tasks", id), { recursive: true, force: true });
+  }
+
+  private load(): Promise<void> {
+    this.loaded ??= readFile(join(this.root, INDEX_FILE), "utf8").then(
+      (text) => {
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (!Array.isArray(parsed)) throw new Error("it does not hold a list");
+          this.items = parsed as HistoryItem[];
+        } catch (error) {
+          // Only the index is lost: the tasks themselves stay on disk.
+          this.onError(new Error(`The task history index ${join(this.root, INDEX_FILE)} is unreadable (${(error as Error).message}); starting a new one.`));
+        }
+      },
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      },
+    );
+    return this.loaded;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The one definition of the messages between the extension host and the webview. Both sides
+ * import it, and every message is a discriminated union member, so a `switch (message.type)` that
+ * misses a case fails to compile. Errors cross as data, never as throws.
+ *
+ * The webview gets the whole state once when it (re)loads (`state`), then only deltas: a message
+ * added, one message updated by its timestamp (streaming), messages removed, settings changed. The
+ * bytes posted per streamed chunk therefore do not grow with the length of the task.
+ */
+import type { AskResponse, ChatMessage } from "./messages";
+import type { AgentSettings } from "./settings";
+
+export type ProviderId = "anthropic" | "openai";
+
+/** Provider settings the webview may see and change. The API key is never among them. */
+export interface ApiSettings {
+  provider: ProviderId;
+  baseUrl?: string;
+  modelId?: string;
+  contextWindowOverride?: number;
+  thinkingBudgetTokens?: number;
+}
+
+/** A known model, for the settings view's picker. */
+export interface ModelCatalogEntry {
+  provider: ProviderId;
+  id: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** USD per million tokens. */
+  inputPrice: number;
+  outputPrice: number;
+  cacheWritePrice: number;
+  cacheReadPrice: number;
+}
+
+export interface TaskSummary {
+  id: string;
+  /** The task's prompt. */
+  text: string;
+  /** Epoch ms of the first message. */
+  startedAt: number;
+}
+
+/** One saved task, for the history view. */
+export interface HistoryItem extends TaskSummary {
+  totalCost: number;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export interface WebviewSettings {
+  agent: AgentSettings;
+  api: ApiSettings;
+  /** Whether a key is stored for each provider (the key itself never leaves the host). */
+  hasApiKey: Record<ProviderId, boolean>;
+  models: readonly ModelCatalogEntry[];
+  /** The context window of the selected model, after any override. */
+  contextWindow: number;
+}
+
+export interface WebviewState {
+  task: TaskSummary | undefined;
+  messages: readonly ChatMessage[];
+  /** True while the task is running (requests in flight or waiting for an answer). */
+  running: boolean;
+  settings: WebviewSettings;
+  history: readonly HistoryItem[];
+}
+
+/** Views the host can ask the panel to show. */
+export type PanelView = "chat" | "settings" | "history";
+
+export type ToWebviewMessage =
+  | { readonly type: "state"; state: WebviewState }
+  | { readonly type: "messageAdded"; message: ChatMessage }
+  | { readonly type: "messageUpdated"; message: ChatMessage }
+  | { readonly type: "messagesRemoved"; timestamps: readonly number[] }
+  | { readonly type: "taskChanged"; task: TaskSummary | undefined }
+  | { readonly type: "taskRunning"; running: boolean }
+  | { readonly type: "settingsChanged"; settings: WebviewSettings }
+  | { readonly type: "historyChanged"; history: readonly HistoryItem[] }
+  | { readonly type: "showView"; view: PanelView }
+  | { readonly type: "focusInput" }
+  /** Text to insert into the input box (e.g. "Add Selection to Chat"). */
+  | { readonly type: "insertText"; text: string }
+  /** Something the person must see that belongs to no task (e.g. a settings error). */
+  | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string };
+
+export type FromWebviewMessage =
+  | { readonly type: "ready" }
+  | { readonly type: "newTask"; text: string; images: readonly string[] }
+  | { readonly type: "askResponse"; response: AskResponse }
+  | { readonly type: "cancelTask" }
+  | { readonly type: "clearTask" }
+  | { readonly type: "resumeTask"; id: string }
+  | { readonly type: "deleteTask"; id: string }
+  | { readonly type: "updateAgentSettings"; settings: Partial<AgentSettings> }
+  | { readonly type: "updateApiSettings"; settings: Partial<ApiSettings> }
+  /** Write-only: the key goes to the host's secret storage and never comes back. */
+  | { readonly type: "setApiKey"; provider: ProviderId; apiKey: string }
+  | { readonly type: "openFile"; path: string };
