@@ -10,6 +10,7 @@ import { formatResponse } from "../prompts/responses";
 import { Throttle } from "../util/throttle";
 import { AnswerAssembler } from "./answer-assembler";
 import { ApiRequestRetrier, type RetryOptions } from "./api-request-retrier";
+import { ChatChannel, type AskExtra, type SayExtra } from "./chat-channel";
 import { type ChatListener, MessageState } from "./message-state";
 import { sanitizeStreamingText } from "./sanitize-text";
 import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
@@ -19,15 +20,6 @@ import { toolGrammar, toolSpecs } from "./tools/registry";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { TaskStorage } from "../storage/task-storage";
 
-interface SayExtra {
-  partial?: boolean;
-  images?: string[];
-  tool?: ChatMessage["tool"];
-  apiRequest?: ApiRequestInfo;
-  retry?: ChatMessage["retry"];
-  /** Update this message (a streaming row) instead of the last one. */
-  updateTs?: number;
-}
 
 /** Saves the workspace before the next round (checkpoints plug in here later). */
 export interface CheckpointHook {
@@ -78,13 +70,14 @@ export class Task {
   private readonly textThrottle: Throttle;
   /** Chat rows of the answer being streamed, by block ("text:2", "reasoning"). */
   private readonly streamingRows = new Map<string, number>();
-  private pendingAsk: { ts: number; resolve: (response: AskResponse) => void } | undefined;
+  private readonly chat: ChatChannel;
   private outcome: TaskOutcome = "failed";
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
+    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report);
     this.textThrottle = new Throttle(params.partialUpdateIntervalMs ?? 40, report);
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
@@ -189,8 +182,7 @@ export class Task {
     this.abortController.abort();
     this.params.api.abort();
     this.textThrottle.cancel();
-    this.pendingAsk?.resolve({ type: "no" });
-    this.pendingAsk = undefined;
+    this.chat.cancelPendingAsk();
   }
 
   // ---------------------------------------------------------------- rounds
@@ -478,98 +470,27 @@ export class Task {
   // ---------------------------------------------------------------- ask and say
 
   /** Shows a message (or updates the streaming one of the same kind). Returns its timestamp. */
-  async say(
-    kind: SayKind,
-    text?: string,
-    extra: SayExtra = {},
-  ): Promise<number> {
-    return this.withStateLock(() => {
-      const { partial = false, updateTs, ...fields } = extra;
-      // A streaming message updates its own row even if other rows were added after it.
-      if (updateTs !== undefined && this.messages.find(updateTs)) {
-        this.messages.update(updateTs, (m) => Object.assign(m, { text, partial }, fields));
-        return updateTs;
-      }
-      const last = this.messages.lastMessage;
-      if (last?.partial && last.type === "say" && last.say === kind) {
-        this.messages.update(last.ts, (m) => Object.assign(m, { text, partial }, fields));
-        return last.ts;
-      }
-      this.finishStreamingMessage();
-      const ts = this.messages.nextTs();
-      this.messages.add({ ts, type: "say", say: kind, text, partial, ...fields });
-      return ts;
-    });
+  say(kind: SayKind, text?: string, extra: SayExtra = {}): Promise<number> {
+    return this.chat.say(kind, text, extra);
   }
 
   /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
-  async ask(
-    kind: AskKind,
-    text: string,
-    { withdraw, ...extra }: { options?: string[]; tool?: ChatMessage["tool"]; withdraw?: AbortSignal } = {},
-  ): Promise<AskResponse> {
-    if (this.state.abort || withdraw?.aborted) return { type: "no" };
-    let askTs: number | undefined;
-    const answer = new Promise<AskResponse>((resolve) => {
-      void this.withStateLock(() => {
-        if (this.state.abort) return resolve({ type: "no" });
-        if (this.pendingAsk) throw new Error(`Tandem asked "${kind}" while another question was still open`);
-        const last = this.messages.lastMessage;
-        const replacesPreview = last?.partial && last.type === "say" && last.say === "tool" && kind === "tool";
-        const ts = last && replacesPreview ? last.ts : this.messages.nextTs();
-        askTs = ts;
-        // Open before it is shown: a listener may answer synchronously while seeing it.
-        this.pendingAsk = { ts, resolve };
-        if (replacesPreview) {
-          this.messages.update(ts, (m) => Object.assign(m, { type: "ask", ask: kind, say: undefined, text, partial: false }, extra));
-        } else {
-          this.finishStreamingMessage();
-          this.messages.add({ ts, type: "ask", ask: kind, text, partial: false, ...extra });
-        }
-      }).catch((error: unknown) => {
-        void this.reportInternalError(error);
-        resolve({ type: "no" });
-      });
-    });
-    if (!withdraw) return answer;
-    const onWithdraw = () => void this.withdrawAsk(askTs);
-    withdraw.addEventListener("abort", onWithdraw, { once: true });
-    return answer.finally(() => withdraw.removeEventListener("abort", onWithdraw));
-  }
-
-  /** Takes back a question nobody answered: it leaves the chat and its promise resolves "no". */
-  private async withdrawAsk(ts: number | undefined): Promise<void> {
-    await this.withStateLock(() => {
-      const pending = this.pendingAsk;
-      if (!pending || pending.ts !== ts) return;
-      this.pendingAsk = undefined;
-      this.messages.remove([pending.ts]);
-      pending.resolve({ type: "no" });
-    });
+  ask(kind: AskKind, text: string, extra: AskExtra = {}): Promise<AskResponse> {
+    return this.chat.ask(kind, text, extra);
   }
 
   /** The Controller delivers the person's answer here. Returns false if nothing was being asked. */
   handleAskResponse(response: AskResponse): boolean {
-    const pending = this.pendingAsk;
-    if (!pending) return false;
-    this.pendingAsk = undefined;
-    pending.resolve(response);
-    return true;
+    return this.chat.answer(response);
+  }
+
+  get isAwaitingAnswer(): boolean {
+    return this.chat.isAwaitingAnswer;
   }
 
   /** The context new_task handed over, once the task ended with it. */
   get handoffContext(): string | undefined {
     return this.state.didFinish ? this.state.handoffContext : undefined;
-  }
-
-  get isAwaitingAnswer(): boolean {
-    return this.pendingAsk !== undefined;
-  }
-
-  /** A new message means the previous streaming one is complete. Call under the state lock. */
-  private finishStreamingMessage(): void {
-    const last = this.messages.lastMessage;
-    if (last?.partial) this.messages.update(last.ts, (m) => (m.partial = false));
   }
 
   // ---------------------------------------------------------------- accounting and helpers

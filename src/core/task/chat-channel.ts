@@ -1,0 +1,121 @@
+import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { MessageState } from "./message-state";
+
+export interface SayExtra {
+  partial?: boolean;
+  images?: string[];
+  tool?: ChatMessage["tool"];
+  apiRequest?: ApiRequestInfo;
+  retry?: ChatMessage["retry"];
+  /** Update this message (a streaming row) instead of the last one. */
+  updateTs?: number;
+}
+
+export interface AskExtra {
+  options?: string[];
+  tool?: ChatMessage["tool"];
+  /** Aborting it takes the question back if nobody answered yet; the ask then resolves "no". */
+  withdraw?: AbortSignal;
+}
+
+/**
+ * The Task's two mouths: `say` reports, `ask` waits for the person. At most one question is open
+ * at a time; its promise resolves when the Controller delivers the answer, when the task is
+ * cancelled ("no"), or when the asker withdraws it. Every change happens under the state lock.
+ */
+export class ChatChannel {
+  private pendingAsk: { ts: number; resolve: (response: AskResponse) => void } | undefined;
+
+  constructor(
+    private readonly messages: MessageState,
+    private readonly withStateLock: <T>(fn: () => T) => Promise<T>,
+    private readonly isAborted: () => boolean,
+    private readonly reportError: (error: unknown) => void,
+  ) {}
+
+  say(kind: SayKind, text?: string, extra: SayExtra = {}): Promise<number> {
+    return this.withStateLock(() => {
+      const { partial = false, updateTs, ...fields } = extra;
+      // A streaming message updates its own row even if other rows were added after it.
+      if (updateTs !== undefined && this.messages.find(updateTs)) {
+        this.messages.update(updateTs, (m) => Object.assign(m, { text, partial }, fields));
+        return updateTs;
+      }
+      const last = this.messages.lastMessage;
+      if (last?.partial && last.type === "say" && last.say === kind) {
+        this.messages.update(last.ts, (m) => Object.assign(m, { text, partial }, fields));
+        return last.ts;
+      }
+      this.finishStreamingMessage();
+      const ts = this.messages.nextTs();
+      this.messages.add({ ts, type: "say", say: kind, text, partial, ...fields });
+      return ts;
+    });
+  }
+
+  async ask(kind: AskKind, text: string, { withdraw, ...extra }: AskExtra = {}): Promise<AskResponse> {
+    if (this.isAborted() || withdraw?.aborted) return { type: "no" };
+    let askTs: number | undefined;
+    const answer = new Promise<AskResponse>((resolve) => {
+      this.withStateLock(() => {
+        if (this.isAborted()) return resolve({ type: "no" });
+        if (this.pendingAsk) throw new Error(`Tandem asked "${kind}" while another question was still open`);
+        const last = this.messages.lastMessage;
+        // A streamed tool preview becomes the approval question in place.
+        const replacesPreview = last?.partial && last.type === "say" && last.say === "tool" && kind === "tool";
+        const ts = last && replacesPreview ? last.ts : this.messages.nextTs();
+        askTs = ts;
+        // Open before it is shown: a listener may answer synchronously while seeing it.
+        this.pendingAsk = { ts, resolve };
+        if (replacesPreview) {
+          this.messages.update(ts, (m) => Object.assign(m, { type: "ask", ask: kind, say: undefined, text, partial: false }, extra));
+        } else {
+          this.finishStreamingMessage();
+          this.messages.add({ ts, type: "ask", ask: kind, text, partial: false, ...extra });
+        }
+      }).catch((error: unknown) => {
+        this.reportError(error);
+        resolve({ type: "no" });
+      });
+    });
+    if (!withdraw) return answer;
+    const onWithdraw = () => void this.withdraw(askTs);
+    withdraw.addEventListener("abort", onWithdraw, { once: true });
+    return answer.finally(() => withdraw.removeEventListener("abort", onWithdraw));
+  }
+
+  /** Delivers the person's answer. Returns false if nothing was being asked. */
+  answer(response: AskResponse): boolean {
+    const pending = this.pendingAsk;
+    if (!pending) return false;
+    this.pendingAsk = undefined;
+    pending.resolve(response);
+    return true;
+  }
+
+  get isAwaitingAnswer(): boolean {
+    return this.pendingAsk !== undefined;
+  }
+
+  /** On cancel: the open question resolves "no" at once. */
+  cancelPendingAsk(): void {
+    this.answer({ type: "no" });
+  }
+
+  /** Takes back a question nobody answered: it leaves the chat and its promise resolves "no". */
+  private async withdraw(ts: number | undefined): Promise<void> {
+    await this.withStateLock(() => {
+      const pending = this.pendingAsk;
+      if (!pending || pending.ts !== ts) return;
+      this.pendingAsk = undefined;
+      this.messages.remove([pending.ts]);
+      pending.resolve({ type: "no" });
+    });
+  }
+
+  /** A new message means the previous streaming one is complete. Called under the state lock. */
+  private finishStreamingMessage(): void {
+    const last = this.messages.lastMessage;
+    if (last?.partial) this.messages.update(last.ts, (m) => (m.partial = false));
+  }
+}
