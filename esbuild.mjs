@@ -11,8 +11,22 @@ const watch = process.argv.includes("--watch");
 /** Entry points that exist in this checkout (the CLI arrives with the agent loop). */
 const entries = [
   { in: "src/extension.ts", out: "extension" },
+  { in: "src/core/controller/webview-session.ts", out: "core" },
   { in: "src/cli/main.ts", out: "cli" },
 ].filter((entry) => existsSync(entry.in));
+
+/**
+ * Activation stays cheap: extension.js holds only the VS Code host. The agent core (Controller,
+ * tools, provider SDKs, parsers) is its own file, core.js, required when the panel first opens.
+ */
+const lazyCorePlugin = {
+  name: "lazy-core",
+  setup(build) {
+    build.onResolve({ filter: /core\/controller\/webview-session$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: "./core.js", external: true } : undefined,
+    );
+  },
+};
 
 /** Prints build results in the format the VS Code problem matcher in .vscode/tasks.json reads. */
 const problemMatcherPlugin = {
@@ -40,11 +54,13 @@ const options = {
   sourcemap: true,
   sourcesContent: false,
   minify: production,
+  // Load the lazy core with require(): the extension host resolves CommonJS, as the bundle is.
+  supported: { "dynamic-import": false },
   // ESM-only dependencies (p-wait-for) are bundled into the CommonJS output; keep import.meta.url working.
   define: { "import.meta.url": "__tandemImportMetaUrl" },
   banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
   logLevel: watch ? "silent" : "info",
-  plugins: watch ? [problemMatcherPlugin] : [],
+  plugins: watch ? [lazyCorePlugin, problemMatcherPlugin] : [lazyCorePlugin],
 };
 
 /**

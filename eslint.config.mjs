@@ -33,4 +33,10 @@ export default tseslint.config(
     files: ["**/*.mjs", "**/*.js"],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // Mocha suites that run inside the real VS Code extension host (test/e2e/host).
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { ...globals.node } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

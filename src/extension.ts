@@ -1,22 +1,66 @@
-import * as vscode from "vscode";
-
 /**
- * Composition root. For now it only registers the view and the New Task command so the
- * manifest's contributions resolve; the real host (chat panel, Controller) arrives with the
- * VS Code host issue.
+ * Composition root: builds the VS Code host and the chat panel and registers the commands;
+ * nothing else. Activation stays cheap: the core (Controller, tools, SDKs) is loaded by a dynamic
+ * import only when the panel opens or a command first needs it.
  */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { registerCommands } from "./host/vscode/commands";
+import { VscodeSecretStore } from "./host/vscode/secret-store";
+import { SessionHolder } from "./host/vscode/session-holder";
+import { VscodeSettingsStore } from "./host/vscode/settings-store";
+import { openWorkspaceFile, VscodeHost } from "./host/vscode/vscode-host";
+import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
+
+let sessions: SessionHolder | undefined;
+
 export function activate(context: vscode.ExtensionContext): void {
-  const placeholder: vscode.WebviewViewProvider = {
-    resolveWebviewView(view) {
-      view.webview.html = `<!DOCTYPE html><html><body><p>Tandem is being built. The chat panel arrives soon.</p></body></html>`;
-    },
-  };
+  const log = vscode.window.createOutputChannel("Tandem", { log: true });
+  const settings = new VscodeSettingsStore(log);
+  const secrets = new VscodeSecretStore(context.secrets);
+  const host = new VscodeHost(log);
+  const holder = new SessionHolder(async () => {
+    const [{ WebviewSession }] = await Promise.all([
+      import("./core/controller/webview-session"),
+      vscode.workspace.fs.createDirectory(context.globalStorageUri),
+    ]);
+    log.info("Chat session started.");
+    return new WebviewSession({
+      post: (message) => view.post(message),
+      host,
+      settings,
+      secrets,
+      storageRoot: context.globalStorageUri.fsPath,
+      openFile: openWorkspaceFile,
+      ripgrepPath: bundledRipgrep(),
+    });
+  });
+  const view = new ChatViewProvider(context.extensionUri, holder, log);
+  sessions = holder;
+
+  // deactivate() disposes the session (ending its task) before VS Code disposes these.
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider("tandem.chatView", placeholder),
-    vscode.commands.registerCommand("tandem.newTask", async () => {
-      await vscode.commands.executeCommand("tandem.chatView.focus");
-    }),
+    log,
+    settings,
+    host,
+    view,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    ...registerCommands({ view, sessions: holder, settings, secrets, log }),
+    { dispose: () => void holder.dispose() },
   );
 }
 
-export function deactivate(): void {}
+/** VS Code ships ripgrep; search_files prefers it to one on PATH. */
+function bundledRipgrep(): string | undefined {
+  const name = process.platform === "win32" ? "rg.exe" : "rg";
+  return ["node_modules", "node_modules.asar.unpacked"]
+    .map((folder) => path.join(vscode.env.appRoot, folder, "@vscode", "ripgrep", "bin", name))
+    .find((candidate) => existsSync(candidate));
+}
+
+export async function deactivate(): Promise<void> {
+  const holder = sessions;
+  sessions = undefined;
+  await holder?.dispose();
+}

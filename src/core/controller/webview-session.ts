@@ -5,6 +5,7 @@ import type { HostBridge } from "../../host/bridge";
 import type { ChatMessage } from "../../shared/messages";
 import type { FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
 import { TaskHistory } from "../storage/task-history";
+import { setRipgrepPath } from "../task/tools/search-files-rg";
 import type { TaskOutcome } from "../task";
 import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
@@ -18,6 +19,8 @@ export interface WebviewSessionDeps {
   /** Where task histories and the history index are kept. */
   storageRoot: string;
   openFile(path: string): Promise<void>;
+  /** The editor's own ripgrep, used by search_files ahead of one on PATH. */
+  ripgrepPath?: string;
   /** Builds the provider client; the default loads the SDKs on the first task. */
   createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
   /** Passed to the Controller (tests shorten retries and throttling). */
@@ -37,6 +40,7 @@ export class WebviewSession implements ControllerListener {
   private readonly settingsSubscription: { dispose(): void };
 
   constructor(private readonly deps: WebviewSessionDeps) {
+    if (deps.ripgrepPath) setRipgrepPath(deps.ripgrepPath);
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
     this.controller = new Controller({
       host: deps.host,

@@ -2,15 +2,17 @@
  * replace_in_file: edits an existing file with SEARCH/REPLACE blocks (the engine is
  * core/assistant-message/diff.ts). The diff is applied before anything is asked, so a diff that
  * does not fit goes straight back to the model and the file is never touched; after approval the
- * write is atomic, and the model gets the edited text back to base its next edit on.
+ * write is atomic, and the model gets the edited text back to base its next edit on. In an
+ * editor (host.diffView) the edited file streams into its diff view and is saved through it.
  */
 import { readFile, stat } from "node:fs/promises";
-import { applyDiff, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
+import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { formatResponse } from "../../prompts/responses";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
 import { resolveToolPath, type ResolvedToolPath } from "./paths";
-import { ToolError, type ToolDefinition } from "./types";
+import { ToolError, type ApprovalDecision, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
 /** Files up to this many lines come back whole after an edit; longer ones as their changed regions. */
 export const WHOLE_FILE_LINES = 400;
@@ -61,18 +63,21 @@ export const replaceInFileTool: ToolDefinition = {
   async presentPartial(params, ctx) {
     if (!params.path) return;
     await ctx.say("tool", undefined, { tool: { tool: "replace_in_file", path: params.path, content: params.diff ?? "" }, partial: true });
+    if (ctx.host.diffView && params.diff) await previewReplace(params.path, params.diff, ctx);
   },
   async execute(params, ctx) {
     const diff = params.diff ?? "";
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
     assertNotIgnored(ctx.ignore, target.absolute, target.relative);
     const original = await readTextFile(target);
-    computeEdit(diff, original, target.relative);
-    const decision = await ctx.requestApproval({
+    const proposed = computeEdit(diff, original, target.relative);
+    const request: ApprovalRequest = {
       category: "edit",
       message: { tool: "replace_in_file", path: target.relative, content: diff, outsideWorkspace: target.outsideWorkspace },
       paths: [target.absolute],
-    });
+    };
+    if (ctx.host.diffView && !target.outsideWorkspace) return replaceInDiffView(ctx, target, original, proposed, request);
+    const decision = await ctx.requestApproval(request);
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
     ctx.signal.throwIfAborted();
     // The person may have edited the file while deciding: apply the approved diff to what is there now.
@@ -83,10 +88,56 @@ export const replaceInFileTool: ToolDefinition = {
     } catch (error) {
       throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
     }
-    const text = withFeedback(resultText(target.relative, edit), decision.feedback?.text);
-    return { kind: "ok", content: formatResponse.toolResult(text, decision.feedback?.images) };
+    return okResult(resultText(target.relative, edit), decision.feedback);
   },
 };
+
+function okResult(text: string, feedback: ApprovalDecision["feedback"]): ToolResult {
+  return { kind: "ok", content: formatResponse.toolResult(withFeedback(text, feedback?.text), feedback?.images) };
+}
+
+/**
+ * In an editor: the person reviews the edited file in the diff view and may change it further
+ * before it is saved; the model then sees the file as saved, and what the person changed.
+ */
+async function replaceInDiffView(
+  ctx: ToolContext,
+  target: ResolvedToolPath,
+  original: string,
+  edit: DiffApplication,
+  request: ApprovalRequest,
+): Promise<ToolResult> {
+  const review = await reviewEditInDiffView(ctx, target.absolute, original, edit.content, request);
+  if (!review.approved) return { kind: "rejected", feedback: review.feedback };
+  const saved: DiffApplication = { ...edit, content: review.saved.content };
+  const notes = describeSavedEdit(target.relative, review.saved);
+  return okResult([resultText(target.relative, saved), notes].filter(Boolean).join("\n\n"), review.feedback);
+}
+
+/**
+ * The file as it will be once the blocks streamed so far are applied. No preview for a path
+ * that does not resolve, is ignored, lies outside the workspace or is not an editable text
+ * file (execute reports those), nor while the diff changes nothing yet.
+ */
+async function previewReplace(relativePath: string, partialDiff: string, ctx: ToolContext): Promise<void> {
+  const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
+  if (!target || target.outsideWorkspace || ctx.ignore.isIgnored(target.absolute)) return;
+  await previewPartialEdit(ctx, target.absolute, () => readTextFile(target), (original) => {
+    if (original === undefined) return undefined;
+    const proposed = tryConstruct(partialDiff, original);
+    return proposed === original ? undefined : proposed;
+  });
+}
+
+/** A partial diff may not apply yet (a SEARCH still streaming): then the view keeps its last text. */
+function tryConstruct(partialDiff: string, original: string): string | undefined {
+  try {
+    return constructNewFileContent(partialDiff, original, false);
+  } catch (error) {
+    if (error instanceof DiffApplyError) return undefined;
+    throw error;
+  }
+}
 
 async function readTextFile(target: ResolvedToolPath): Promise<string> {
   const stats = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {

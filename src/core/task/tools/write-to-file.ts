@@ -1,14 +1,16 @@
 /**
  * write_to_file: creates a file or replaces its whole content, after approval. The write is
  * atomic, missing folders are created, and an existing file keeps its CRLF line endings and
- * its final newline (or lack of one).
+ * its final newline (or lack of one). In an editor (host.diffView) the content streams into its
+ * diff view, where the person may change it before it is saved (edit-preview.ts).
  */
 import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
 import { resolveToolPath } from "./paths";
-import { ToolError, type ToolDefinition } from "./types";
+import { ToolError, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
 export const writeToFileTool: ToolDefinition = {
   name: "write_to_file",
@@ -26,6 +28,7 @@ export const writeToFileTool: ToolDefinition = {
   async presentPartial(params, ctx) {
     if (!params.path) return;
     await ctx.say("tool", undefined, { tool: { tool: "write_to_file", path: params.path, content: params.content ?? "" }, partial: true });
+    if (ctx.host.diffView && params.content) await previewWrite(params.path, params.content, ctx);
   },
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
@@ -33,11 +36,14 @@ export const writeToFileTool: ToolDefinition = {
     const existing = await readExisting(target.absolute);
     let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
     if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);
-    const decision = await ctx.requestApproval({
+    const request: ApprovalRequest = {
       category: "edit",
       message: { tool: "write_to_file", path: target.relative, content, outsideWorkspace: target.outsideWorkspace },
       paths: [target.absolute],
-    });
+    };
+    // Outside the workspace nothing is touched before approval (the diff view would create the file first).
+    if (ctx.host.diffView && !target.outsideWorkspace) return writeInDiffView(ctx, { ...target, existing, content }, request);
+    const decision = await ctx.requestApproval(request);
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
     ctx.signal.throwIfAborted();
     try {
@@ -49,6 +55,32 @@ export const writeToFileTool: ToolDefinition = {
     return { kind: "ok", content: `The content was successfully saved to ${target.relative}.` };
   },
 };
+
+/** In an editor: the person reviews (and may change) the file in the diff view, which also saves it. */
+async function writeInDiffView(
+  ctx: ToolContext,
+  edit: { absolute: string; relative: string; existing: string | undefined; content: string },
+  request: ApprovalRequest,
+): Promise<ToolResult> {
+  const review = await reviewEditInDiffView(ctx, edit.absolute, edit.existing, edit.content, request);
+  if (!review.approved) return { kind: "rejected", feedback: review.feedback };
+  const notes = describeSavedEdit(edit.relative, review.saved);
+  return { kind: "ok", content: [`The content was successfully saved to ${edit.relative}.`, notes].filter(Boolean).join("\n\n") };
+}
+
+/**
+ * The streamed content in the diff view. A path that does not resolve, an ignored one or one
+ * outside the workspace gets no preview (execute reports the first two, and asks about the third
+ * in the chat only).
+ */
+async function previewWrite(relativePath: string, partialContent: string, ctx: ToolContext): Promise<void> {
+  const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
+  if (!target || target.outsideWorkspace || ctx.ignore.isIgnored(target.absolute)) return;
+  await previewPartialEdit(ctx, target.absolute, () => readExisting(target.absolute), () => partialContent.replace(LEADING_FENCE, ""));
+}
+
+/** While streaming, only the opening fence of a fenced file is there to strip. */
+const LEADING_FENCE = /^\s*```[\w+#.-]*[ \t]*\n/;
 
 /** The current content, or undefined when there is no file yet. */
 async function readExisting(absolute: string): Promise<string | undefined> {

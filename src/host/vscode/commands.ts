@@ -1,0 +1,113 @@
+/**
+ * Tandem's commands (declared in package.json). Each one reveals the chat panel where it acts
+ * on it, and reports its own failure to the person: a command has no other way to show one.
+ */
+import * as vscode from "vscode";
+import type { WebviewSession } from "../../core/controller/webview-session";
+import type { PanelView, ProviderId } from "../../shared/protocol";
+import type { VscodeSecretStore } from "./secret-store";
+import { formatSelectionForChat, selectedLineRange } from "./selection-text";
+import type { SessionHolder } from "./session-holder";
+import type { VscodeSettingsStore } from "./settings-store";
+import { hasWorkspaceFolder, NO_FOLDER_MESSAGE } from "./vscode-host";
+import type { ChatViewProvider } from "./webview-provider";
+
+export interface CommandDeps {
+  readonly view: ChatViewProvider;
+  readonly sessions: SessionHolder;
+  readonly settings: VscodeSettingsStore;
+  readonly secrets: VscodeSecretStore;
+  readonly log: vscode.LogOutputChannel;
+}
+
+const PROVIDER_NAMES: Readonly<Record<ProviderId, string>> = { anthropic: "Anthropic", openai: "OpenAI (or a compatible server)" };
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const handlers: Readonly<Record<string, () => Promise<void>>> = {
+    "tandem.newTask": () => newTask(deps),
+    "tandem.openSettings": async () => void (await showPanelView(deps, "settings")),
+    "tandem.showHistory": async () => void (await showPanelView(deps, "history")),
+    "tandem.focusChatInput": async () => (await showPanelView(deps, "chat")).focusInput(),
+    "tandem.addSelectionToChat": () => addSelectionToChat(deps),
+    "tandem.cancelTask": () => cancelTask(deps),
+    "tandem.setApiKey": () => setApiKey(deps),
+  };
+  return Object.entries(handlers).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async () => {
+      try {
+        await handler();
+      } catch (error) {
+        const text = error instanceof Error ? error.message : String(error);
+        deps.log.error(`${id} failed: ${text}`);
+        void vscode.window.showErrorMessage(`Tandem: ${text}`);
+      }
+    }),
+  );
+}
+
+async function showPanelView(deps: CommandDeps, view: PanelView): Promise<WebviewSession> {
+  await deps.view.reveal();
+  const session = await deps.sessions.get();
+  session.showView(view);
+  return session;
+}
+
+async function newTask(deps: CommandDeps): Promise<void> {
+  if (!hasWorkspaceFolder()) {
+    void vscode.window.showErrorMessage(NO_FOLDER_MESSAGE);
+    return;
+  }
+  const text = await vscode.window.showInputBox({
+    title: "Tandem: New Task",
+    prompt: "What should Tandem do? It asks before it edits files or runs commands (unless auto-approved).",
+    placeHolder: "e.g. Add a --verbose flag to the CLI and test it",
+    ignoreFocusOut: true,
+  });
+  if (!text?.trim()) return; // dismissed or left empty: nothing to start
+  const session = await showPanelView(deps, "chat");
+  await session.newTask(text.trim());
+}
+
+async function addSelectionToChat(deps: CommandDeps): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) {
+    void vscode.window.showInformationMessage("Tandem: select some code in an editor first.");
+    return;
+  }
+  const { document, selection } = editor;
+  const lines = selectedLineRange(selection.start, selection.end);
+  const text = formatSelectionForChat({
+    path: document.uri.scheme === "file" ? vscode.workspace.asRelativePath(document.uri, false) : document.fileName,
+    ...lines,
+    languageId: document.languageId,
+    text: document.getText(selection),
+  });
+  const session = await showPanelView(deps, "chat");
+  session.insertText(text);
+  session.focusInput();
+}
+
+async function cancelTask(deps: CommandDeps): Promise<void> {
+  const session = deps.sessions.current();
+  if (!session) {
+    void vscode.window.showInformationMessage("Tandem: no task is running.");
+    return;
+  }
+  await (await session).cancelTask();
+}
+
+async function setApiKey(deps: CommandDeps): Promise<void> {
+  const provider = deps.settings.getApiSettings().provider;
+  const apiKey = await vscode.window.showInputBox({
+    title: `Tandem: API key for ${PROVIDER_NAMES[provider]}`,
+    prompt: "Kept in VS Code's secret storage, never in settings. Leave empty to remove the stored key. (The provider is the tandem.apiProvider setting.)",
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (apiKey === undefined) return; // dismissed
+  await deps.secrets.setApiKey(provider, apiKey);
+  // An open panel shows whether a key is stored: an empty settings change makes the session resend its settings.
+  const session = deps.sessions.current();
+  if (session) await (await session).handle({ type: "updateApiSettings", settings: {} });
+  void vscode.window.showInformationMessage(`Tandem: the API key for ${PROVIDER_NAMES[provider]} was ${apiKey.trim() ? "saved" : "removed"}.`);
+}

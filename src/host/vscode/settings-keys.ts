@@ -1,0 +1,158 @@
+/**
+ * The mapping between Tandem's settings shapes and the `tandem.*` keys of VS Code's configuration
+ * (declared in package.json). Pure, so it is tested in plain Node. settings.json is edited by
+ * hand, so every value read is checked; a bad one falls back to its default and is reported.
+ * Changes from the webview are checked too, and a bad one is refused with a clear error.
+ */
+import type { ApiSettings, ProviderId } from "../../shared/protocol";
+import { DEFAULT_AGENT_SETTINGS, DEFAULT_AUTO_APPROVAL, type AgentSettings, type AutoApprovalSettings } from "../../shared/settings";
+
+/** Reads one key below `tandem.` (the effective value, defaults included). */
+export type ConfigReader = (key: string) => unknown;
+
+export interface ReadResult<T> {
+  readonly value: T;
+  /** One sentence per setting that was invalid and replaced by its default. */
+  readonly problems: readonly string[];
+}
+
+/** A key below `tandem.` and the value to store; undefined removes the setting. */
+export type ConfigEntry = readonly [key: string, value: unknown];
+
+export const AUTO_APPROVE_PREFIX = "autoApprove.";
+const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai"];
+const TOOL_CALL_MODES: readonly AgentSettings["toolCallMode"][] = ["xml", "native"];
+const MISTAKE_LIMIT_MAX = 100;
+
+/** A setting that could not be used; the message names it. */
+export class SettingValueError extends Error {
+  override readonly name = "SettingValueError";
+}
+
+type Check<T> = (value: unknown) => T | undefined;
+
+const isBoolean: Check<boolean> = (v) => (typeof v === "boolean" ? v : undefined);
+const isMistakeLimit: Check<number> = (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MISTAKE_LIMIT_MAX ? (v as number) : undefined);
+const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
+const isProvider: Check<ProviderId> = (v) => PROVIDERS.find((p) => p === v);
+const isStringList: Check<string[]> = (v) =>
+  Array.isArray(v) && v.every((item) => typeof item === "string") ? v.map((item: string) => item.trim()).filter(Boolean) : undefined;
+/** Optional text: empty means unset. */
+const isOptionalText: Check<string | null> = (v) => (v === undefined || v === null ? null : typeof v === "string" ? v.trim() || null : undefined);
+/** Optional positive whole number: null or 0 means unset. */
+const isOptionalCount: Check<number | null> = (v) =>
+  v === undefined || v === null || v === 0 ? null : Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined;
+
+const EXPECTED = {
+  boolean: "true or false",
+  mistakeLimit: `a whole number from 1 to ${MISTAKE_LIMIT_MAX}`,
+  toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
+  provider: `one of ${PROVIDERS.join(", ")}`,
+  stringList: "a list of strings",
+  optionalText: "a string",
+  optionalCount: "a positive whole number (or empty)",
+};
+
+/** Reads the value of `key`, or its fallback with a problem noted. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly get: ConfigReader) {}
+
+  read<T>(key: string, check: Check<T>, fallback: T, expected: string): T {
+    const raw = this.get(key);
+    if (raw === undefined) return fallback;
+    const value = check(raw);
+    if (value !== undefined) return value;
+    this.problems.push(`tandem.${key} must be ${expected}, not ${JSON.stringify(raw)}; using ${JSON.stringify(fallback)}.`);
+    return fallback;
+  }
+}
+
+export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> {
+  const r = new Reader(get);
+  const d = DEFAULT_AGENT_SETTINGS;
+  const autoApproval = {} as AutoApprovalSettings;
+  for (const name of Object.keys(DEFAULT_AUTO_APPROVAL) as (keyof AutoApprovalSettings)[]) {
+    autoApproval[name] = r.read(AUTO_APPROVE_PREFIX + name, isBoolean, DEFAULT_AUTO_APPROVAL[name], EXPECTED.boolean);
+  }
+  const value: AgentSettings = {
+    yolo: r.read("yoloMode", isBoolean, d.yolo, EXPECTED.boolean),
+    autoApproval,
+    mistakeLimit: r.read("mistakeLimit", isMistakeLimit, d.mistakeLimit, EXPECTED.mistakeLimit),
+    toolCallMode: r.read("toolCallMode", isToolCallMode, d.toolCallMode, EXPECTED.toolCallMode),
+    allowSecretFiles: r.read("allowSecretFiles", isBoolean, d.allowSecretFiles, EXPECTED.boolean),
+    commandAllowList: r.read("commandAllowList", isStringList, [...d.commandAllowList], EXPECTED.stringList),
+    commandDenyGuard: r.read("commandDenyGuard", isBoolean, d.commandDenyGuard, EXPECTED.boolean),
+  };
+  return { value, problems: r.problems };
+}
+
+export function readApiSettings(get: ConfigReader): ReadResult<ApiSettings> {
+  const r = new Reader(get);
+  const value: ApiSettings = { provider: r.read("apiProvider", isProvider, "anthropic", EXPECTED.provider) };
+  const baseUrl = r.read("baseUrl", isOptionalText, null, EXPECTED.optionalText);
+  const modelId = r.read("modelId", isOptionalText, null, EXPECTED.optionalText);
+  const contextWindowOverride = r.read("contextWindowOverride", isOptionalCount, null, EXPECTED.optionalCount);
+  const thinkingBudgetTokens = r.read("thinkingBudgetTokens", isOptionalCount, null, EXPECTED.optionalCount);
+  if (baseUrl !== null) value.baseUrl = baseUrl;
+  if (modelId !== null) value.modelId = modelId;
+  if (contextWindowOverride !== null) value.contextWindowOverride = contextWindowOverride;
+  if (thinkingBudgetTokens !== null) value.thinkingBudgetTokens = thinkingBudgetTokens;
+  return { value, problems: r.problems };
+}
+
+/** Checks a change for the store; throws SettingValueError naming the first bad value. */
+function entry<T>(key: string, raw: unknown, check: Check<T>, expected: string): ConfigEntry {
+  const value = check(raw);
+  if (value === undefined) throw new SettingValueError(`tandem.${key} must be ${expected}; got ${JSON.stringify(raw) ?? "undefined"}.`);
+  return [key, value];
+}
+
+const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval">, { key: string; check: Check<unknown>; expected: string }>> = {
+  yolo: { key: "yoloMode", check: isBoolean, expected: EXPECTED.boolean },
+  mistakeLimit: { key: "mistakeLimit", check: isMistakeLimit, expected: EXPECTED.mistakeLimit },
+  toolCallMode: { key: "toolCallMode", check: isToolCallMode, expected: EXPECTED.toolCallMode },
+  allowSecretFiles: { key: "allowSecretFiles", check: isBoolean, expected: EXPECTED.boolean },
+  commandAllowList: { key: "commandAllowList", check: isStringList, expected: EXPECTED.stringList },
+  commandDenyGuard: { key: "commandDenyGuard", check: isBoolean, expected: EXPECTED.boolean },
+};
+
+export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  for (const [name, raw] of Object.entries(change)) {
+    if (name === "autoApproval") {
+      entries.push(...autoApprovalEntries(raw));
+      continue;
+    }
+    const spec = Object.hasOwn(AGENT_KEYS, name) ? AGENT_KEYS[name as keyof typeof AGENT_KEYS] : undefined;
+    if (!spec) throw new SettingValueError(`Unknown Tandem setting "${name}".`);
+    entries.push(entry(spec.key, raw, spec.check, spec.expected));
+  }
+  return entries;
+}
+
+function autoApprovalEntries(raw: unknown): ConfigEntry[] {
+  if (typeof raw !== "object" || raw === null) throw new SettingValueError("autoApproval must be an object of true/false switches.");
+  return Object.entries(raw).map(([name, value]) => {
+    if (!Object.hasOwn(DEFAULT_AUTO_APPROVAL, name)) throw new SettingValueError(`Unknown auto-approval switch "${name}".`);
+    return entry(AUTO_APPROVE_PREFIX + name, value, isBoolean, EXPECTED.boolean);
+  });
+}
+
+const API_KEYS: Readonly<Record<keyof ApiSettings, { key: string; check: Check<unknown>; expected: string }>> = {
+  provider: { key: "apiProvider", check: isProvider, expected: EXPECTED.provider },
+  baseUrl: { key: "baseUrl", check: isOptionalText, expected: EXPECTED.optionalText },
+  modelId: { key: "modelId", check: isOptionalText, expected: EXPECTED.optionalText },
+  contextWindowOverride: { key: "contextWindowOverride", check: isOptionalCount, expected: EXPECTED.optionalCount },
+  thinkingBudgetTokens: { key: "thinkingBudgetTokens", check: isOptionalCount, expected: EXPECTED.optionalCount },
+};
+
+/** Optional settings that are cleared are removed from settings.json (undefined), not stored as null. */
+export function apiSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {
+  return Object.entries(change).map(([name, raw]) => {
+    const spec = Object.hasOwn(API_KEYS, name) ? API_KEYS[name as keyof ApiSettings] : undefined;
+    if (!spec) throw new SettingValueError(`Unknown Tandem API setting "${name}".`);
+    const [key, value] = entry(spec.key, raw, spec.check, spec.expected);
+    return [key, value === null ? undefined : value];
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * TerminalHost inside VS Code: keeps the "Tandem" terminals, lends an idle one whose folder
+ * matches to each command (or opens a new one), and waits a few seconds for its shell
+ * integration. A shell that never gets integration is remembered, so later commands go straight
+ * to the child-process runner, until the terminal settings change.
+ */
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { RunCommandOptions, RunningCommand, TerminalHost } from "../bridge";
+import { Disposable } from "./dispose";
+import { TerminalCommand, type CommandEnvironment, type TerminalSlot } from "./terminal-command";
+
+export interface TerminalManagerOptions {
+  /** How long a new terminal gets to activate shell integration. Default 4000. */
+  readonly shellIntegrationTimeoutMs?: number;
+  /** Between Ctrl-C and closing the terminal. Default 3000. */
+  readonly killGraceMs?: number;
+  /** After a command ends, how long to wait for the rest of its output. Default 500. */
+  readonly drainMs?: number;
+}
+
+const TERMINAL_NAME = "Tandem";
+
+/** A terminal Tandem opened. */
+class TandemTerminal {
+  busy = false;
+  /** Once a command ran, the shell may have changed folder; only the shell's report counts then. */
+  used = false;
+  readonly closed: Promise<void>;
+  private markClosed!: () => void;
+
+  constructor(
+    readonly terminal: vscode.Terminal,
+    private readonly createdIn: string,
+  ) {
+    this.closed = new Promise((resolve) => (this.markClosed = resolve));
+  }
+
+  isIn(cwd: string): boolean {
+    const reported = this.terminal.shellIntegration?.cwd;
+    if (reported?.scheme === "file") return samePath(reported.fsPath, cwd);
+    return !this.used && samePath(this.createdIn, cwd);
+  }
+
+  gone(): void {
+    this.markClosed();
+  }
+}
+
+export class VscodeTerminalHost extends Disposable implements TerminalHost {
+  private readonly terminals = new Map<vscode.Terminal, TandemTerminal>();
+  private integrationUnavailable = false;
+  private readonly env: CommandEnvironment;
+  private readonly integrationTimeoutMs: number;
+
+  constructor(fallback: TerminalHost, log: vscode.LogOutputChannel, options: TerminalManagerOptions = {}) {
+    super();
+    this.integrationTimeoutMs = options.shellIntegrationTimeoutMs ?? 4000;
+    this.env = {
+      acquire: (cwd, stop) => this.acquire(cwd, stop),
+      onDidEndExecution: (listener) => vscode.window.onDidEndTerminalShellExecution(listener),
+      fallback,
+      log,
+      killGraceMs: options.killGraceMs ?? 3000,
+      drainMs: options.drainMs ?? 500,
+    };
+    this._register(
+      vscode.window.onDidCloseTerminal((terminal) => {
+        this.terminals.get(terminal)?.gone();
+        this.terminals.delete(terminal);
+      }),
+    );
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration("terminal.integrated")) this.integrationUnavailable = false;
+      }),
+    );
+    // Tandem's terminals go with it (and settle any command still waiting on one).
+    this._register({
+      dispose: () => {
+        for (const entry of this.terminals.values()) {
+          entry.gone();
+          entry.terminal.dispose();
+        }
+        this.terminals.clear();
+      },
+    });
+  }
+
+  run(command: string, options: RunCommandOptions): RunningCommand {
+    if (this.isDisposed) throw new Error("Tandem's terminals are closed (the extension is shutting down).");
+    return new TerminalCommand(command, options, this.env);
+  }
+
+  private async acquire(cwd: string, stop: AbortSignal): Promise<TerminalSlot | undefined> {
+    if (this.integrationUnavailable) return undefined;
+    const idle = [...this.terminals.values()].find((t) => !t.busy && t.terminal.exitStatus === undefined && t.terminal.shellIntegration && t.isIn(cwd));
+    const entry = idle ?? this.open(cwd);
+    entry.busy = true;
+    const integration = entry.terminal.shellIntegration ?? (await this.waitForIntegration(entry, stop));
+    if (!integration) {
+      if (stop.aborted) {
+        entry.busy = false; // integration may still come; the terminal can serve the next command
+        return undefined;
+      }
+      // Closed by the person while it started: no verdict on shell integration.
+      if (!this.terminals.has(entry.terminal)) return undefined;
+      this.env.log.warn(`Shell integration did not activate within ${this.integrationTimeoutMs} ms; commands will run as plain child processes.`);
+      this.integrationUnavailable = true;
+      this.close(entry);
+      return undefined;
+    }
+    entry.used = true;
+    return {
+      terminal: entry.terminal,
+      shellIntegration: integration,
+      closed: entry.closed,
+      release: () => (entry.busy = false),
+      destroy: () => this.close(entry),
+    };
+  }
+
+  private open(cwd: string): TandemTerminal {
+    const terminal = vscode.window.createTerminal({ name: TERMINAL_NAME, cwd, iconPath: new vscode.ThemeIcon("hubot") });
+    const entry = new TandemTerminal(terminal, cwd);
+    this.terminals.set(terminal, entry);
+    return entry;
+  }
+
+  private close(entry: TandemTerminal): void {
+    this.terminals.delete(entry.terminal);
+    entry.gone();
+    entry.terminal.dispose();
+  }
+
+  private waitForIntegration(entry: TandemTerminal, stop: AbortSignal): Promise<vscode.TerminalShellIntegration | undefined> {
+    return new Promise((resolve) => {
+      const finish = (value: vscode.TerminalShellIntegration | undefined) => {
+        clearTimeout(timer);
+        subscription.dispose();
+        stop.removeEventListener("abort", onStop);
+        resolve(value);
+      };
+      const onStop = () => finish(undefined);
+      const subscription = vscode.window.onDidChangeTerminalShellIntegration((event) => {
+        if (event.terminal === entry.terminal) finish(event.shellIntegration);
+      });
+      const timer = setTimeout(() => finish(entry.terminal.shellIntegration), this.integrationTimeoutMs);
+      stop.addEventListener("abort", onStop, { once: true });
+      void entry.closed.then(() => finish(undefined));
+      if (stop.aborted) finish(undefined);
+    });
+  }
+}
+
+function samePath(a: string, b: string): boolean {
+  const norm = (p: string) => path.resolve(p).replace(/[\\/]+$/, "");
+  return process.platform === "win32" ? norm(a).toLowerCase() === norm(b).toLowerCase() : norm(a) === norm(b);
+}

@@ -1,0 +1,106 @@
+/**
+ * The chat panel (`tandem.chatView`): serves the React app from webview-ui/dist under a strict
+ * CSP, routes the page's messages to the session, and posts the session's messages back through
+ * the outbox (dropped or kept while no page listens, see webview-outbox.ts).
+ */
+import { existsSync } from "node:fs";
+import * as vscode from "vscode";
+import type { ToWebviewMessage } from "../../shared/protocol";
+import { Disposable, type DisposableLike } from "./dispose";
+import { checkIncomingMessage } from "./incoming-message";
+import type { SessionHolder } from "./session-holder";
+import { buildMissingBuildHtml, buildWebviewHtml } from "./webview-html";
+import { WebviewOutbox } from "./webview-outbox";
+
+export const CHAT_VIEW_ID = "tandem.chatView";
+
+export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
+  private readonly outbox = new WebviewOutbox();
+  /** Subscriptions of the current page; replaced when the view is resolved again. */
+  private pageSubscriptions: DisposableLike[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly sessions: SessionHolder,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this._register({ dispose: () => this.disposePage() });
+  }
+
+  /** The session's `post`. */
+  post(message: ToWebviewMessage): void {
+    this.outbox.post(message);
+  }
+
+  /** Opens the Tandem side bar on the chat view (resolving it if it never was). */
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.disposePage();
+    const distRoot = vscode.Uri.joinPath(this.extensionUri, "webview-ui", "dist");
+    const assets = vscode.Uri.joinPath(distRoot, "assets");
+    const script = vscode.Uri.joinPath(assets, "index.js");
+    const style = vscode.Uri.joinPath(assets, "index.css");
+    view.webview.options = { enableScripts: true, localResourceRoots: [distRoot] };
+    if (!existsSync(script.fsPath)) {
+      this.log.error(`The chat panel's build is missing (${script.fsPath}); run "npm run build:webview".`);
+      view.webview.html = buildMissingBuildHtml(view.webview.cspSource, script.fsPath);
+      return;
+    }
+    view.webview.html = buildWebviewHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: view.webview.asWebviewUri(script).toString(),
+      styleUri: view.webview.asWebviewUri(style).toString(),
+    });
+    const sink = (message: ToWebviewMessage) => this.deliver(view, message);
+    this.outbox.attach(sink);
+    this.pageSubscriptions = [
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidDispose(() => {
+        this.outbox.detach(sink);
+        this.disposePage();
+      }),
+      { dispose: () => this.outbox.detach(sink) },
+    ];
+  }
+
+  private receive(raw: unknown): void {
+    const check = checkIncomingMessage(raw);
+    if (!check.ok) {
+      this.log.warn(`Ignored a message from the chat panel: ${check.reason}.`);
+      return;
+    }
+    const { message } = check;
+    void (async () => {
+      try {
+        const session = await this.sessions.get();
+        if (message.type === "ready") this.outbox.open();
+        await session.handle(message);
+        // Requests made before the page listened go after the full state, so they act on it.
+        if (message.type === "ready") this.outbox.flushWaiting();
+      } catch (error) {
+        const text = error instanceof Error ? error.message : String(error);
+        this.log.error(`Handling "${message.type}" from the chat panel failed: ${text}`);
+        void vscode.window.showErrorMessage(`Tandem: ${text}`);
+      }
+    })();
+  }
+
+  private deliver(view: vscode.WebviewView, message: ToWebviewMessage): void {
+    view.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) this.log.debug(`The chat panel did not take a "${message.type}" message (it is not visible).`);
+      },
+      (error: unknown) => this.log.warn(`Posting "${message.type}" to the chat panel failed: ${String(error)}`),
+    );
+  }
+
+  private disposePage(): void {
+    const subscriptions = this.pageSubscriptions;
+    this.pageSubscriptions = [];
+    for (const subscription of subscriptions) void subscription.dispose();
+  }
+}

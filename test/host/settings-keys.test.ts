@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  agentSettingsEntries,
+  apiSettingsEntries,
+  readAgentSettings,
+  readApiSettings,
+  SettingValueError,
+} from "../../src/host/vscode/settings-keys";
+import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+
+/** The configuration as package.json declares it: each key's default, as VS Code would return it. */
+const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  contributes: { configuration: { properties: Record<string, { default?: unknown; type?: unknown; enum?: unknown[] }> } };
+};
+const declared = manifest.contributes.configuration.properties;
+const defaults = (overrides: Record<string, unknown> = {}) => (key: string) => (key in overrides ? overrides[key] : declared[`tandem.${key}`]?.default);
+
+describe("the declared configuration", () => {
+  it("declares every key the store reads and writes, and no API key", () => {
+    const written = [
+      ...agentSettingsEntries({ ...DEFAULT_AGENT_SETTINGS }),
+      ...apiSettingsEntries({ provider: "openai", baseUrl: "http://x", modelId: "m", contextWindowOverride: 1, thinkingBudgetTokens: 1 }),
+    ].map(([key]) => `tandem.${key}`);
+    expect(new Set(written)).toEqual(new Set(Object.keys(declared)));
+    expect(Object.keys(declared).filter((key) => /api.?key|password|credential/i.test(key))).toEqual([]);
+  });
+
+  it("has defaults that read back as the shared defaults, without problems", () => {
+    expect(readAgentSettings(defaults())).toEqual({ value: DEFAULT_AGENT_SETTINGS, problems: [] });
+    expect(readApiSettings(defaults())).toEqual({ value: { provider: "anthropic" }, problems: [] });
+  });
+
+  it("warns plainly in the YOLO description", () => {
+    expect(String((declared["tandem.yoloMode"] as { description?: string }).description)).toMatch(/WARNING/);
+  });
+});
+
+describe("readAgentSettings", () => {
+  it("maps the keys onto the settings shape", () => {
+    const read = readAgentSettings(
+      defaults({ yoloMode: true, "autoApprove.editFiles": true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: [" git status ", "", "ls"] }),
+    );
+    expect(read.problems).toEqual([]);
+    expect(read.value).toMatchObject({ yolo: true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: ["git status", "ls"] });
+    expect(read.value.autoApproval.editFiles).toBe(true);
+  });
+
+  it("replaces hand-edited nonsense by the default and says which setting and why", () => {
+    const read = readAgentSettings(defaults({ yoloMode: "yes", mistakeLimit: 0, toolCallMode: "json", commandAllowList: "git" }));
+    expect(read.value).toEqual(DEFAULT_AGENT_SETTINGS);
+    expect(read.problems).toEqual([
+      'tandem.yoloMode must be true or false, not "yes"; using false.',
+      "tandem.mistakeLimit must be a whole number from 1 to 100, not 0; using 3.",
+      'tandem.toolCallMode must be one of xml, native, not "json"; using "xml".',
+      'tandem.commandAllowList must be a list of strings, not "git"; using [].',
+    ]);
+  });
+});
+
+describe("readApiSettings", () => {
+  it("treats empty text and null numbers as unset", () => {
+    expect(readApiSettings(defaults({ apiProvider: "openai", baseUrl: "  ", modelId: "gpt-x", contextWindowOverride: null })).value).toEqual({
+      provider: "openai",
+      modelId: "gpt-x",
+    });
+  });
+
+  it("reports a bad number", () => {
+    const read = readApiSettings(defaults({ thinkingBudgetTokens: 1.5 }));
+    expect(read.value.thinkingBudgetTokens).toBeUndefined();
+    expect(read.problems).toHaveLength(1);
+  });
+});
+
+describe("settings entries (changes from the panel)", () => {
+  it("turns a change into configuration keys and values", () => {
+    expect(agentSettingsEntries({ yolo: true, autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval, useMcp: true } })).toContainEqual([
+      "autoApprove.useMcp",
+      true,
+    ]);
+    expect(agentSettingsEntries({ yolo: true })).toEqual([["yoloMode", true]]);
+  });
+
+  it("removes optional API settings that were cleared", () => {
+    expect(apiSettingsEntries({ baseUrl: "", contextWindowOverride: undefined, modelId: "m" })).toEqual([
+      ["baseUrl", undefined],
+      ["contextWindowOverride", undefined],
+      ["modelId", "m"],
+    ]);
+  });
+
+  it.each([
+    [{ mistakeLimit: "3" }, /tandem.mistakeLimit must be a whole number/],
+    [{ yolo: 1 }, /tandem.yoloMode must be true or false/],
+    [{ apiKey: "sk-…" }, /Unknown Tandem setting "apiKey"/],
+    [{ autoApproval: { deleteEverything: true } }, /Unknown auto-approval switch/],
+    [{ autoApproval: null }, /autoApproval must be an object/],
+  ])("refuses %j", (change, message) => {
+    expect(() => agentSettingsEntries(change)).toThrow(SettingValueError);
+    expect(() => agentSettingsEntries(change)).toThrow(message);
+  });
+
+  it("refuses an unknown provider or API setting", () => {
+    expect(() => apiSettingsEntries({ provider: "gemini" })).toThrow(/tandem.apiProvider must be one of anthropic, openai/);
+    expect(() => apiSettingsEntries({ apiKey: "sk" })).toThrow(/Unknown Tandem API setting "apiKey"/);
+  });
+});
