@@ -1,0 +1,195 @@
+/**
+ * Finding things in the VS Code workbench as a person would: the Tandem icon in the activity
+ * bar, the Tandem webview, the command palette, input boxes, notifications.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { EXTENSION_ID, OUTPUT_DIR, VIEW_CONTAINER_TITLE } from "./paths.mjs";
+
+/** @typedef {import("playwright-core").Page} Page */
+/** @typedef {import("playwright-core").FrameLocator} FrameLocator */
+
+/** How long the workbench may take to show something after navigation (usually 4-12 s). */
+export const WORKBENCH_TIMEOUT = 60_000;
+
+/**
+ * The workbench URL for a folder on the server, optionally with development options
+ * (extensionDevelopmentPath, extensionTestsPath) as `vscode-remote://` URIs.
+ * @param {string} baseUrl  code-server's URL
+ * @param {string} folder  an absolute path on the server
+ * @param {Array<[string, string]>} [payload]  option name and absolute path pairs
+ */
+export function workbenchUrl(baseUrl, folder, payload) {
+  const url = new URL(baseUrl);
+  url.searchParams.set("folder", folder);
+  if (payload) {
+    const remote = payload.map(([name, file]) => [name, `vscode-remote://${url.host}${file}`]);
+    url.searchParams.set("payload", JSON.stringify(remote));
+  }
+  return url.toString();
+}
+
+/**
+ * Built VS Code ignores the `payload` development options unless the smoke-test driver is
+ * enabled, and code-server has no flag for it. So flip `enableSmokeTestDriver` in the workbench
+ * configuration <meta> element before the workbench reads it. (Rewriting the page with
+ * page.route() instead makes Chromium block the websocket to 127.0.0.1.)
+ * @param {Page} page
+ */
+export async function enableDevelopmentPayload(page) {
+  await page.addInitScript(() => {
+    /* global window, document, MutationObserver */
+    if (window.top !== window) return;
+    const observer = new MutationObserver(() => {
+      const meta = document.getElementById("vscode-workbench-web-configuration");
+      const raw = meta?.getAttribute("data-settings");
+      if (!meta || !raw) return;
+      const config = JSON.parse(raw);
+      config.developmentOptions = { ...config.developmentOptions, enableSmokeTestDriver: true };
+      meta.setAttribute("data-settings", JSON.stringify(config));
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true, attributes: true });
+  });
+}
+
+/** Navigates to the workbench and waits until its DOM is there. @param {Page} page */
+export async function openWorkbench(page, url) {
+  await page.goto(url);
+  await page.locator(".monaco-workbench").waitFor({ timeout: WORKBENCH_TIMEOUT });
+}
+
+/** The Tandem view container's icon in the activity bar. @param {Page} page */
+export function tandemTab(page) {
+  return page.locator(".activitybar").getByRole("tab", { name: new RegExp(`^${VIEW_CONTAINER_TITLE}\\b`) });
+}
+
+/**
+ * The document inside Tandem's webview. Webviews are two nested iframes; the outer one names the
+ * extension that owns it, which keeps other webviews out of the way.
+ * @param {Page} page
+ * @returns {FrameLocator}
+ */
+export function tandemWebview(page) {
+  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).frameLocator("iframe#active-frame");
+}
+
+/**
+ * Clicks the Tandem icon (once it appears) and waits until the webview shows some text (the
+ * panel's root element exists before the app has rendered into it).
+ * @param {Page} page
+ * @returns {Promise<FrameLocator>}
+ */
+export async function openTandemView(page) {
+  const tab = tandemTab(page);
+  await tab.waitFor({ timeout: WORKBENCH_TIMEOUT });
+  await tab.click();
+  const webview = tandemWebview(page);
+  await webview.locator("body", { hasText: /\S/ }).waitFor({ state: "visible", timeout: WORKBENCH_TIMEOUT });
+  return webview;
+}
+
+/**
+ * Waits until the webview shows `text`; the error quotes what it shows instead.
+ * @param {FrameLocator} webview
+ * @param {string} text
+ */
+export async function expectWebviewText(webview, text, timeout = 10_000) {
+  try {
+    await webview.getByText(text).first().waitFor({ timeout });
+  } catch {
+    const shown = (await webview.locator("body").innerText({ timeout: 2_000 }).catch(() => "(unreadable)")).replace(/\s+/g, " ");
+    throw new Error(`the Tandem webview never showed "${text}" within ${timeout} ms; it shows: ${shown.slice(0, 200)}`);
+  }
+}
+
+/**
+ * Runs a command the way a person does: F1, type its title, pick it.
+ * @param {Page} page
+ * @param {string} title  as the palette shows it, e.g. "Tandem: New Task"
+ */
+export async function runCommand(page, title) {
+  const widget = page.locator(".quick-input-widget");
+  await page.keyboard.press("F1");
+  await widget.waitFor({ state: "visible", timeout: 10_000 });
+  await page.keyboard.type(title);
+  // Pick the row whose label is exactly the title: Enter would take whichever row is first.
+  const row = widget.locator(".monaco-list-row").filter({
+    has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+  });
+  try {
+    await row.first().waitFor({ timeout: 10_000 });
+  } catch {
+    const offered = await widget.locator(".monaco-list-row .label-name").allInnerTexts();
+    throw new Error(`the command palette has no command "${title}"; it offers: ${offered.slice(0, 10).join(" | ") || "nothing"}`);
+  }
+  await row.first().click();
+}
+
+/**
+ * Answers the input box a command opened (e.g. the API key prompt) and waits until it closes.
+ * @param {Page} page
+ * @param {string} text
+ * @param {{ password?: boolean }} [options]  password: require a masked input box
+ */
+export async function answerInputBox(page, text, { password = false } = {}) {
+  const widget = page.locator(".quick-input-widget");
+  const input = widget.locator(password ? 'input[type="password"]' : "input.input");
+  await input.waitFor({ state: "visible", timeout: 10_000 });
+  await input.fill(text);
+  await input.press("Enter");
+  await widget.waitFor({ state: "hidden", timeout: 10_000 });
+}
+
+/**
+ * Picks an entry of an open quick pick by its exact label.
+ * @param {Page} page
+ * @param {string} label
+ */
+export async function pickQuickPickItem(page, label) {
+  const widget = page.locator(".quick-input-widget");
+  const row = widget.locator(".monaco-list-row").filter({
+    has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+  });
+  await row.first().click({ timeout: 10_000 });
+}
+
+/**
+ * Sets the API key through "Tandem: Set API Key", the path a person uses: the key goes into a
+ * masked input box and from there into VS Code's SecretStorage.
+ * @param {Page} page
+ * @param {string} apiKey
+ * @param {{ provider?: string }} [options]  the provider's label, when the command asks for one first
+ */
+export async function setApiKey(page, apiKey, { provider } = {}) {
+  await runCommand(page, "Tandem: Set API Key");
+  if (provider !== undefined) await pickQuickPickItem(page, provider);
+  await answerInputBox(page, apiKey, { password: true });
+}
+
+/**
+ * Waits for a notification toast whose text matches.
+ * @param {Page} page
+ * @param {RegExp} text
+ */
+export async function waitForNotification(page, text, timeout = 10_000) {
+  const toast = page.locator(".notifications-toasts .notification-toast").filter({ hasText: text });
+  await toast.first().waitFor({ timeout });
+  return (await toast.first().innerText()).trim();
+}
+
+/**
+ * Saves a PNG of the whole workbench under test/e2e/.output/ and returns its path.
+ * @param {Page} page
+ * @param {string} name
+ */
+export async function saveScreenshot(page, name) {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const file = path.join(OUTPUT_DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
