@@ -331,6 +331,8 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     const h = await open({ provider, turns: [{ text: "<write_to_file>\n<path>x.txt</path>\n<content>x</content>\n</write_to_file>" }, completion()] });
     await h.start("Write");
     await h.waitForAsk("tool");
+    // The stream is over: its request row must not look busy while the person decides.
+    expect(h.messages.find((m) => m.type === "say" && m.say === "api_req_started")?.apiRequest?.outcome).toBe("completed");
     const started = Date.now();
     await h.controller.cancelTask();
     expect(await h.finished()).toBe("aborted");

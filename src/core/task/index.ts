@@ -313,6 +313,8 @@ export class Task {
     }
     if (failure instanceof RequestStopped) return "stop";
 
+    // The request is over once its stream ended; its row must not spin while a tool waits for the person.
+    await this.updateRequest(requestTs, (info) => (info.outcome = "completed"));
     await this.finishPresentation(answer, reasoningDone);
     if (this.state.abort) return this.keepInterruptedAnswer(answer);
     if (answer.isEmpty(this.state.assistantMessageContent)) {
@@ -329,7 +331,6 @@ export class Task {
         this.state.consecutiveMistakeCount++;
       }
     });
-    await this.updateRequest(requestTs, (info) => (info.outcome = "completed"));
     return "done";
   }
 
