@@ -4,24 +4,23 @@
  * which shows a countdown and stops at once on cancel.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { classifyError } from "../classify-error.js";
 import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromAnthropic, type NormalisedUsage } from "../cost.js";
 import { ApiError } from "../errors.js";
 import { pricesFor } from "../model-info.js";
-import { guardStream, InFlightRequests } from "../stream-guard.js";
-import type { ApiHandler, ApiMessage, ApiStream, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
+import type { ApiMessage, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
 import { toAnthropicMessages, toAnthropicSystem, toAnthropicThinking, toAnthropicTools } from "./anthropic-format.js";
+import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
 
 const PROVIDER = "Anthropic";
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
-export class AnthropicHandler implements ApiHandler {
+export class AnthropicHandler extends StreamingApiHandler<Anthropic.RawMessageStreamEvent> {
   /** Absent when no key is set: createMessage then fails with `auth` (the SDK would look for credentials elsewhere). */
   private readonly client: Anthropic | undefined;
-  private readonly inFlight = new InFlightRequests();
 
-  constructor(private readonly config: ResolvedConfiguration) {
+  constructor(config: ResolvedConfiguration) {
+    super(config, PROVIDER);
     if (config.apiKey) {
       this.client = new Anthropic({
         apiKey: config.apiKey,
@@ -34,48 +33,21 @@ export class AnthropicHandler implements ApiHandler {
     }
   }
 
-  getModel(): { id: string; info: ModelInfo } {
-    return this.config.model;
-  }
-
-  abort(): void {
-    this.inFlight.abortAll();
-  }
-
-  createMessage(systemPrompt: string, messages: readonly ApiMessage[], tools?: readonly ToolSpec[]): ApiStream {
-    // Taken now, not when iteration starts, so an abort() in between still reaches it.
-    const controller = this.inFlight.begin();
-    return this.stream(controller, systemPrompt, messages, tools);
-  }
-
-  private async *stream(
-    controller: AbortController,
+  protected prepare(
     systemPrompt: string,
     messages: readonly ApiMessage[],
     tools: readonly ToolSpec[] | undefined,
-  ): ApiStream {
-    try {
-      const client = this.client;
-      if (!client) throw new ApiError("auth", `${PROVIDER}: no API key is set.`);
-      if (messages.length === 0) throw new ApiError("bad_request", `${PROVIDER}: there is no message to send.`);
-      const params = this.buildParams(systemPrompt, messages, tools);
-      const events = guardStream<Anthropic.RawMessageStreamEvent>(
-        (signal) => client.messages.create(params, { signal }),
-        {
-          controller,
-          idleTimeoutMs: this.config.streamIdleTimeoutMs,
-          provider: PROVIDER,
-          isEndMarker: (event) => event.type === "message_stop",
-          classify: (error, aborted) => classifyError(error, { provider: PROVIDER, aborted }),
-        },
-      );
-      const toChunks = new AnthropicEventReader(this.config.model.info);
-      for await (const event of events) {
-        yield* toChunks.read(event);
-      }
-    } finally {
-      this.inFlight.end(controller);
-    }
+  ): ProviderRequest<Anthropic.RawMessageStreamEvent> {
+    const client = this.client;
+    if (!client) throw new ApiError("auth", `${PROVIDER}: no API key is set.`);
+    if (messages.length === 0) throw new ApiError("bad_request", `${PROVIDER}: there is no message to send.`);
+    const params = this.buildParams(systemPrompt, messages, tools);
+    const reader = new AnthropicEventReader(this.config.model.info);
+    return {
+      open: (signal) => client.messages.create(params, { signal }),
+      isEndMarker: (event) => event.type === "message_stop",
+      read: (event) => reader.read(event),
+    };
   }
 
   private buildParams(

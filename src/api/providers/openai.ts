@@ -4,14 +4,13 @@
  * retries: retrying is the Task's business.
  */
 import OpenAI from "openai";
-import { classifyError } from "../classify-error.js";
 import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromOpenAi } from "../cost.js";
 import { ApiError } from "../errors.js";
 import { pricesFor } from "../model-info.js";
-import { guardStream, InFlightRequests } from "../stream-guard.js";
-import type { ApiHandler, ApiMessage, ApiStream, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
+import type { ApiMessage, ApiStreamChunk, ToolSpec } from "../types.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-format.js";
+import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** The SDK refuses an empty key, and local servers ignore whatever is sent. */
@@ -23,14 +22,12 @@ type Delta = OpenAI.ChatCompletionChunk.Choice.Delta & {
   reasoning?: string | null;
 };
 
-export class OpenAiHandler implements ApiHandler {
+export class OpenAiHandler extends StreamingApiHandler<OpenAI.ChatCompletionChunk> {
   private readonly client: OpenAI;
-  private readonly inFlight = new InFlightRequests();
-  private readonly providerName: string;
 
-  constructor(private readonly config: ResolvedConfiguration) {
+  constructor(config: ResolvedConfiguration) {
     const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
-    this.providerName = config.baseUrl ? `OpenAI-compatible server at ${new URL(baseURL).host}` : "OpenAI";
+    super(config, config.baseUrl ? `OpenAI-compatible server at ${new URL(baseURL).host}` : "OpenAI");
     this.client = new OpenAI({
       apiKey: config.apiKey ?? PLACEHOLDER_KEY,
       baseURL,
@@ -42,47 +39,19 @@ export class OpenAiHandler implements ApiHandler {
     });
   }
 
-  getModel(): { id: string; info: ModelInfo } {
-    return this.config.model;
-  }
-
-  abort(): void {
-    this.inFlight.abortAll();
-  }
-
-  createMessage(systemPrompt: string, messages: readonly ApiMessage[], tools?: readonly ToolSpec[]): ApiStream {
-    // Taken now, not when iteration starts, so an abort() in between still reaches it.
-    const controller = this.inFlight.begin();
-    return this.stream(controller, systemPrompt, messages, tools);
-  }
-
-  private async *stream(
-    controller: AbortController,
+  protected prepare(
     systemPrompt: string,
     messages: readonly ApiMessage[],
     tools: readonly ToolSpec[] | undefined,
-  ): ApiStream {
-    const provider = this.providerName;
-    try {
-      if (messages.length === 0) throw new ApiError("bad_request", `${provider}: there is no message to send.`);
-      const params = this.buildParams(systemPrompt, messages, tools);
-      const chunks = guardStream<OpenAI.ChatCompletionChunk>(
-        (signal) => this.client.chat.completions.create(params, { signal }),
-        {
-          controller,
-          idleTimeoutMs: this.config.streamIdleTimeoutMs,
-          provider,
-          // The SDK swallows `[DONE]`; a choice with a finish_reason is the proof of a whole answer.
-          isEndMarker: (chunk) => (chunk.choices ?? []).some((choice) => choice.finish_reason != null),
-          classify: (error, aborted) => classifyError(error, { provider, aborted }),
-        },
-      );
-      for await (const chunk of chunks) {
-        yield* this.read(chunk);
-      }
-    } finally {
-      this.inFlight.end(controller);
-    }
+  ): ProviderRequest<OpenAI.ChatCompletionChunk> {
+    if (messages.length === 0) throw new ApiError("bad_request", `${this.providerName}: there is no message to send.`);
+    const params = this.buildParams(systemPrompt, messages, tools);
+    return {
+      open: (signal) => this.client.chat.completions.create(params, { signal }),
+      // The SDK swallows `[DONE]`; a choice with a finish_reason is the proof of a whole answer.
+      isEndMarker: (chunk) => (chunk.choices ?? []).some((choice) => choice.finish_reason != null),
+      read: (chunk) => this.read(chunk),
+    };
   }
 
   private buildParams(
