@@ -15,7 +15,18 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
 
 let sessions: SessionHolder | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * What activate() returns (`vscode.extensions.getExtension("tandem.tandem").exports`): the host
+ * objects the extension built, so the in-host test suites (test/e2e/host) drive the real diff
+ * view, terminals and secret store. Not a public API for other extensions; it may change.
+ */
+export interface TandemExports {
+  readonly host: VscodeHost;
+  readonly secrets: VscodeSecretStore;
+  readonly settings: VscodeSettingsStore;
+}
+
+export function activate(context: vscode.ExtensionContext): TandemExports {
   const log = vscode.window.createOutputChannel("Tandem", { log: true });
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
@@ -49,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({ view, sessions: holder, settings, secrets, log }),
     { dispose: () => void holder.dispose() },
   );
+  return { host, secrets, settings };
 }
 
 /** VS Code ships ripgrep; search_files prefers it to one on PATH. */

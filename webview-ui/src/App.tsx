@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { ChatView } from "./chat/ChatView";
 import { NoticeBanner } from "./components/NoticeBanner";
-import { PanelToolbar } from "./components/PanelToolbar";
 import { HistoryView } from "./history/HistoryView";
 import { SettingsView } from "./settings/SettingsView";
 import { ExtensionStore } from "./state/extension-store";
@@ -24,9 +23,10 @@ function Views() {
   const { store } = usePanel();
   const view = useExtensionState((state) => state.view);
   const toChat = () => store.setView("chat");
+  // No in-panel toolbar: the view's title bar (package.json) opens history and settings through the
+  // host's showView, and each of those views has its own Done button back to the chat.
   return (
     <main className="panel">
-      <PanelToolbar view={view} onSelect={(next) => store.setView(next)} />
       <NoticeBanner />
       {/* The chat stays mounted (hidden) so its scroll position and draft survive a visit to settings. */}
       <div className="view-slot" hidden={view !== "chat"}>

@@ -38,7 +38,8 @@ class TandemTerminal {
 
   isIn(cwd: string): boolean {
     const reported = this.terminal.shellIntegration?.cwd;
-    if (reported?.scheme === "file") return samePath(reported.fsPath, cwd);
+    // code-server reports the folder as vscode-local:/path, desktop VS Code as file:///path.
+    if (reported) return samePath(reported.scheme === "file" ? reported.fsPath : reported.path, cwd);
     return !this.used && samePath(this.createdIn, cwd);
   }
 
@@ -55,7 +56,9 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
 
   constructor(fallback: TerminalHost, log: vscode.LogOutputChannel, options: TerminalManagerOptions = {}) {
     super();
-    this.integrationTimeoutMs = options.shellIntegrationTimeoutMs ?? 4000;
+    // A busy machine can take several seconds to start a shell with integration; missing it
+    // would turn integration off for the session, so the wait is generous.
+    this.integrationTimeoutMs = options.shellIntegrationTimeoutMs ?? 10_000;
     this.env = {
       acquire: (cwd, stop) => this.acquire(cwd, stop),
       onDidEndExecution: (listener) => vscode.window.onDidEndTerminalShellExecution(listener),

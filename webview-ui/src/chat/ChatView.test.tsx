@@ -97,6 +97,20 @@ describe("the input box", () => {
     expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
   });
 
+  it("offers only Start New Task, not Cancel, once the task completed and waits for the person", async () => {
+    const panel = renderPanel(runningWith(say("completion_result", 2, { text: "Done." })));
+    expect(await screen.findByRole("button", { name: "Cancel" })).toBeInTheDocument();
+    panel.send({ type: "messageAdded", message: ask("completion_result", 3, { text: "" }) });
+    expect(await screen.findByRole("button", { name: "Start New Task" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+  });
+
+  it("shows a single Task Completed row for a completion and its ask", () => {
+    const { container } = renderPanel(runningWith(say("completion_result", 2, { text: "Wrote **a.txt**." }), ask("completion_result", 3, { text: "" })));
+    expect(screen.getAllByText("Task Completed")).toHaveLength(1);
+    expect(container.querySelector('[data-row="ask:completion_result"]')?.textContent).toBe("Reply to keep working on this task, or start a new one.");
+  });
+
   it("restores a draft saved before the webview was hidden", () => {
     renderPanel(makeState(), { draft: "half-typed thought" });
     expect(messageBox()).toHaveValue("half-typed thought");

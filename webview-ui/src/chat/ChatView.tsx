@@ -15,6 +15,11 @@ function placeholder(chat: ChatController): string {
   return "Type your task here… (Enter to send, Shift+Enter for a new line)";
 }
 
+/** The task has finished and waits for a reply or a new task: nothing is left to cancel. */
+function waitingAfterCompletion(chat: ChatController): boolean {
+  return chat.ask?.ask === "completion_result";
+}
+
 /** The chat: task header, messages, the open ask's buttons, queued messages and the input. */
 export function ChatView() {
   const chat = useChatController();
@@ -34,7 +39,7 @@ export function ChatView() {
         placeholder={placeholder(chat)}
       />
       <div className="input-toolbar">
-        {chat.running && (
+        {chat.running && !waitingAfterCompletion(chat) && (
           <VscodeButton secondary onClick={chat.cancelTask}>
             Cancel
           </VscodeButton>

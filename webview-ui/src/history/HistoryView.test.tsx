@@ -13,7 +13,7 @@ describe("history view", () => {
   it("lists saved tasks newest first and resumes one", async () => {
     const panel = renderPanel(makeState());
     panel.send({ type: "historyChanged", history });
-    await userEvent.click(screen.getByRole("button", { name: "History" }));
+    panel.send({ type: "showView", view: "history" });
     const entries = screen.getAllByRole("listitem");
     expect(entries.map((entry) => entry.querySelector(".history-text")?.textContent)).toEqual([
       "Add a retry to the fetcher",

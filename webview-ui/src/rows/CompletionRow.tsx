@@ -2,13 +2,25 @@ import type { ChatMessage } from "../../../src/shared/messages";
 import { Markdown } from "./Markdown";
 import { Row } from "./Row";
 
-/** The task's result. As an ask it also invites a reply that continues the task. */
+const REPLY_HINT = "Reply to keep working on this task, or start a new one.";
+
+/**
+ * The task's result. The `say` carries it under "Task Completed"; the `ask` that follows only waits
+ * for the person (its buttons do the asking), so it repeats no title: it shows its own text when it
+ * has any, else a one-line hint (a row of zero height would upset the virtualized list).
+ */
 export function CompletionRow({ message }: { message: ChatMessage }) {
-  const asking = message.type === "ask";
+  if (message.type === "ask") {
+    return (
+      <Row message={message} tone="muted">
+        {message.text ? <Markdown text={message.text} streaming={message.partial} /> : null}
+        <div className="muted-text">{REPLY_HINT}</div>
+      </Row>
+    );
+  }
   return (
     <Row message={message} icon="pass" title="Task Completed" tone="success">
       {message.text ? <Markdown text={message.text} streaming={message.partial} /> : null}
-      {asking && <div className="muted-text">Reply to keep working on this task, or start a new one.</div>}
     </Row>
   );
 }

@@ -68,6 +68,16 @@ describe("row contents", () => {
     expect(screen.getByTestId("new-content-preview").textContent).toContain("def f()");
   });
 
+  it("titles only the completion's say; its ask shows its text when it has some", () => {
+    const { container, unmount } = renderRow(ask("completion_result", 1, { text: "Anything else?" }));
+    expect(screen.queryByText("Task Completed")).toBeNull();
+    expect(container.textContent).toContain("Anything else?");
+    unmount();
+    renderRow(say("completion_result", 2, { text: "All tests pass." }));
+    expect(screen.getByText("Task Completed")).toBeInTheDocument();
+    expect(screen.getByText("All tests pass.")).toBeInTheDocument();
+  });
+
   it("shows tokens, cost, outcome and error of an API request", () => {
     renderRow(say("api_req_started", 1, { apiRequest: { tokensIn: 1500, tokensOut: 20, cacheReads: 0, cacheWrites: 0, cost: 0.5, outcome: "failed", error: "overloaded" } }));
     expect(screen.getByText("API request failed")).toBeInTheDocument();

@@ -17,14 +17,16 @@ function openSettings(settings = makeSettings()) {
 }
 
 describe("settings view", () => {
-  it("opens from the gear button and from the host's showView", async () => {
+  it("opens from the host's showView (the view's title-bar gear) and Done goes back to the chat", async () => {
     const panel = renderPanel(makeState());
-    await userEvent.click(screen.getByRole("button", { name: "Settings" }));
+    // The view's title bar has the gear; the panel repeats no toolbar of its own.
+    expect(screen.queryByRole("navigation")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Settings" })).toBeNull();
+    panel.send({ type: "showView", view: "settings" });
     expect(screen.getByRole("heading", { name: "Settings" })).toBeInTheDocument();
     await userEvent.click(await screen.findByRole("button", { name: "Done" }));
     expect(screen.queryByRole("heading", { name: "Settings" })).toBeNull();
-    panel.send({ type: "showView", view: "settings" });
-    expect(screen.getByRole("heading", { name: "Settings" })).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Message" })).toBeVisible();
   });
 
   it("never shows a stored key, sends a new one write-only and empties the field", async () => {

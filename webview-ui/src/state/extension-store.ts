@@ -144,7 +144,7 @@ export class ExtensionStore {
     }
   }
 
-  /** Local navigation (the gear and history buttons). */
+  /** Local navigation (the Done buttons of settings and history, back to the chat). */
   setView(view: PanelView): void {
     this.patch({ view });
   }
