@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       ripgrepPath: bundledRipgrep(),
     });
   });
-  const view = new ChatViewProvider(context.extensionUri, holder, log);
+  const view = new ChatViewProvider(context.extensionUri, holder, log, context.workspaceState);
   sessions = holder;
 
   // deactivate() disposes the session (ending its task) before VS Code disposes these.

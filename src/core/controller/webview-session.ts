@@ -82,6 +82,7 @@ export class WebviewSession implements ControllerListener {
       case "clearTask":
         return this.controller.clearTask();
       case "resumeTask":
+        if (!(await this.applyApiSettings())) return;
         await this.controller.resumeTask(message.id);
         return;
       case "deleteTask":
@@ -106,12 +107,17 @@ export class WebviewSession implements ControllerListener {
   // ------------------------------------------------------------ commands
 
   async newTask(text: string, images: string[] = []): Promise<void> {
+    if (!(await this.applyApiSettings())) return;
+    await this.controller.newTask(text, images);
+  }
+
+  private async applyApiSettings(): Promise<boolean> {
     const api = this.deps.settings.getApiSettings();
     const apiKey = await this.deps.secrets.getApiKey(api.provider);
     if (!apiKey && !(api.provider === "openai" && api.baseUrl?.trim())) {
       this.notice("error", `No API key is set for ${api.provider}. Add one in Tandem's settings (or set a base URL for a local OpenAI-compatible server).`);
       this.showView("settings");
-      return;
+      return false;
     }
     this.controller.updateSettings(this.deps.settings.getAgentSettings());
     // An emptied field arrives as "" or 0: it means "not set".
@@ -120,7 +126,7 @@ export class WebviewSession implements ControllerListener {
     const baseUrl = api.baseUrl?.trim() || undefined;
     const modelId = api.modelId?.trim() || undefined;
     this.controller.updateApiConfiguration({ ...api, apiKey, baseUrl, modelId, thinkingBudgetTokens, contextWindowOverride });
-    await this.controller.newTask(text, images);
+    return true;
   }
 
   async cancelTask(): Promise<void> {
@@ -153,6 +159,10 @@ export class WebviewSession implements ControllerListener {
       this.deps.post({ type: "taskChanged", task: this.taskSummary });
     }
     this.deps.post({ type: "messageAdded", message });
+  }
+
+  onMessagesLoaded(): void {
+    void this.postState();
   }
 
   onMessageUpdated(message: ChatMessage): void {

@@ -297,7 +297,7 @@ export class Task {
       await coordinator.stop();
     }
 
-    if (this.state.abort) return this.keepInterruptedAnswer(answer);
+    if (this.state.abort) return this.keepInterruptedAnswer(answer, requestTs);
     if (failure !== undefined && !(failure instanceof RequestStopped)) {
       const apiError = failure instanceof ApiError ? failure : new ApiError("unknown", errorMessage(failure), { cause: failure });
       // A tool already changed the world this round: keep what we have instead of replaying it.
@@ -316,7 +316,7 @@ export class Task {
     // The request is over once its stream ended; its row must not spin while a tool waits for the person.
     await this.updateRequest(requestTs, (info) => (info.outcome = "completed"));
     await this.finishPresentation(answer, reasoningDone);
-    if (this.state.abort) return this.keepInterruptedAnswer(answer);
+    if (this.state.abort) return this.keepInterruptedAnswer(answer, requestTs);
     if (answer.isEmpty(this.state.assistantMessageContent)) {
       await this.discardAttempt(firstMessageTs);
       const decision = await this.retrier.afterEmptyAnswer();
@@ -443,8 +443,9 @@ export class Task {
   // ---------------------------------------------------------------- failures and cancel
 
   /** Cancelled mid-answer: keep what arrived, marked as interrupted, so history stays whole. */
-  private async keepInterruptedAnswer(answer: AnswerAssembler): Promise<never> {
+  private async keepInterruptedAnswer(answer: AnswerAssembler, requestTs: number): Promise<never> {
     await this.textThrottle.flush();
+    await this.updateRequest(requestTs, (info) => (info.outcome = info.outcome ?? "cancelled"));
     await this.withStateLock(() => {
       for (const message of this.messages.chatMessages) {
         if (message.partial) this.messages.update(message.ts, (m) => (m.partial = false));

@@ -8,6 +8,8 @@ export interface ChatListener {
   onMessageAdded(message: ChatMessage): void;
   onMessageUpdated(message: ChatMessage): void;
   onMessagesRemoved(timestamps: readonly number[]): void;
+  /** A saved chat was loaded in one go (a resumed task). */
+  onMessagesLoaded?(messages: readonly ChatMessage[]): void;
 }
 
 /**
@@ -46,6 +48,7 @@ export class MessageState {
     this.rebuildIndex();
     this.apiHistory = [...api];
     this.lastTs = chat.reduce((max, m) => Math.max(max, m.ts), this.lastTs);
+    this.listener.onMessagesLoaded?.(this.chatMessages);
   }
 
   get lastMessage(): ChatMessage | undefined {

@@ -119,12 +119,19 @@ export class EditorDiffSession implements DiffSession {
     if (this.finished) return;
     this.finished = true;
     this.throttle.cancel();
-    await this.throttle.flush();
     const { uri, originalBytes } = this.file;
+    // The disk comes first: when the window reloads or closes, the editor never answers the steps
+    // below, and an empty file for an edit nobody approved would be left behind. (An existing
+    // file's bytes change only on save, so they are still the original ones here.)
+    if (originalBytes === undefined) await removeCreated(uri.fsPath, this.file.createdFolders, this.log);
+    await this.throttle.flush();
     // First make the document show the original and be clean, so closing the view asks nothing ...
-    const document = await this.document();
-    await this.replaceText(document, originalBytes === undefined ? "" : this.file.originalText);
-    if (document.isDirty && !(await document.save())) this.log.warn(`Could not save the restored ${uri.fsPath}; restoring it on disk anyway.`);
+    // (a new file's document may be gone already, if the person closed its editor)
+    const document = originalBytes === undefined ? this.openDocument() : await this.document();
+    if (document) {
+      await this.replaceText(document, originalBytes === undefined ? "" : this.file.originalText);
+      if (document.isDirty && !(await document.save())) this.log.warn(`Could not save the restored ${uri.fsPath}; restoring it on disk anyway.`);
+    }
     // ... then put back the exact bytes (saving may have reformatted them), or remove the new file.
     if (originalBytes !== undefined) await writeFile(uri.fsPath, originalBytes);
     await this.close();
@@ -133,6 +140,12 @@ export class EditorDiffSession implements DiffSession {
 
   private assertOpen(): void {
     if (this.finished) throw new Error(`The diff view of ${this.file.uri.fsPath} is already closed.`);
+  }
+
+  /** The file's document if VS Code still holds it, without reading the disk. */
+  private openDocument(): vscode.TextDocument | undefined {
+    const target = this.file.uri.toString();
+    return vscode.workspace.textDocuments.find((document) => document.uri.toString() === target);
   }
 
   /** The file's document (reopened if the person closed every editor of it). */

@@ -8,6 +8,7 @@ import type { WebviewSession } from "../../core/controller/webview-session";
 export class SessionHolder {
   private session: Promise<WebviewSession> | undefined;
   private disposed = false;
+  private readonly willDispose: (() => void)[] = [];
 
   constructor(private readonly create: () => Promise<WebviewSession>) {}
 
@@ -26,9 +27,15 @@ export class SessionHolder {
     return this.session;
   }
 
+  /** Runs before the session is disposed (the host is shutting down), while its task still runs. */
+  onWillDispose(listener: () => void): void {
+    this.willDispose.push(listener);
+  }
+
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    for (const listener of this.willDispose.splice(0)) listener();
     const pending = this.session;
     this.session = undefined;
     const session = await pending?.catch(() => undefined);

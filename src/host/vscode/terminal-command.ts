@@ -7,6 +7,7 @@
  */
 import { stat } from "node:fs/promises";
 import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../bridge";
+import { LeadingEchoFilter } from "./command-echo";
 import { TerminalOutputCleaner } from "./terminal-output";
 
 export const FALLBACK_NOTE = "(shell integration unavailable: output captured directly)\n";
@@ -181,14 +182,16 @@ export class TerminalCommand implements RunningCommand {
 
   private async pump(stream: AsyncIterable<string>): Promise<void> {
     const cleaner = new TerminalOutputCleaner();
+    const echo = new LeadingEchoFilter(this.command);
     try {
       for await (const chunk of stream) {
         if (this.settled) break;
-        this.emit(cleaner.push(chunk));
+        this.emit(echo.push(cleaner.push(chunk)));
       }
     } catch (error) {
       this.env.log.warn(`Reading the output of "${this.command}" failed: ${(error as Error).message}`);
     }
+    this.emit(echo.flush());
   }
 }
 

@@ -1,13 +1,16 @@
 /**
  * The chat panel (`tandem.chatView`): serves the React app from webview-ui/dist under a strict
  * CSP, routes the page's messages to the session, and posts the session's messages back through
- * the outbox (dropped or kept while no page listens, see webview-outbox.ts).
+ * the outbox (dropped or kept while no page listens, see webview-outbox.ts). When the first page
+ * of this host is ready, it reopens the task a window reload interrupted (interrupted-task-memory.ts).
  */
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
+import type { WebviewSession } from "../../core/controller/webview-session";
 import type { ToWebviewMessage } from "../../shared/protocol";
 import { Disposable, type DisposableLike } from "./dispose";
 import { checkIncomingMessage } from "./incoming-message";
+import { InterruptedTaskMemory, type TaskMemento } from "./interrupted-task-memory";
 import type { SessionHolder } from "./session-holder";
 import { buildMissingBuildHtml, buildWebviewHtml } from "./webview-html";
 import { WebviewOutbox } from "./webview-outbox";
@@ -18,18 +21,29 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly outbox = new WebviewOutbox();
   /** Subscriptions of the current page; replaced when the view is resolved again. */
   private pageSubscriptions: DisposableLike[] = [];
+  private readonly interrupted: InterruptedTaskMemory | undefined;
+  /** The interrupted task is reopened once per host, by the first page that is ready. */
+  private restoreChecked = false;
 
+  /** @param workspaceState  where the running task's id is kept for a window reload (none: not kept) */
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly sessions: SessionHolder,
     private readonly log: vscode.LogOutputChannel,
+    workspaceState?: TaskMemento,
   ) {
     super();
     this._register({ dispose: () => this.disposePage() });
+    if (workspaceState) {
+      const memory = new InterruptedTaskMemory(workspaceState, (text) => log.warn(text));
+      sessions.onWillDispose(() => memory.hostEnding());
+      this.interrupted = memory;
+    }
   }
 
   /** The session's `post`. */
   post(message: ToWebviewMessage): void {
+    this.interrupted?.observe(message);
     this.outbox.post(message);
   }
 
@@ -81,12 +95,26 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await session.handle(message);
         // Requests made before the page listened go after the full state, so they act on it.
         if (message.type === "ready") this.outbox.flushWaiting();
+        if (message.type === "ready") await this.reopenInterruptedTask(session);
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
         this.log.error(`Handling "${message.type}" from the chat panel failed: ${text}`);
         void vscode.window.showErrorMessage(`Tandem: ${text}`);
       }
     })();
+  }
+
+  /** The task a reload interrupted comes back with its chat and a "Resume Task" question. */
+  private async reopenInterruptedTask(session: WebviewSession): Promise<void> {
+    if (this.restoreChecked || !this.interrupted) return;
+    this.restoreChecked = true;
+    const id = this.interrupted.remembered();
+    const currentId = () => session.controller.currentTask?.taskId;
+    if (!id || currentId() !== undefined) return;
+    this.log.info(`Reopening task ${id}, which was running when the window closed.`);
+    await session.handle({ type: "resumeTask", id });
+    // The session reported a failure (e.g. the task was deleted) to the panel: do not retry it on every reload.
+    if (currentId() !== id) this.interrupted.forget();
   }
 
   private deliver(view: vscode.WebviewView, message: ToWebviewMessage): void {

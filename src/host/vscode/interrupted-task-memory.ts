@@ -1,0 +1,55 @@
+/**
+ * Remembers, per workspace, which task was running, so a window reload (which ends the extension
+ * host, and the task with it) does not lose it: the next host reopens that task in the panel. It
+ * follows what the session tells the panel, so it needs no hook in the core.
+ */
+import type * as vscode from "vscode";
+import type { ToWebviewMessage } from "../../shared/protocol";
+
+const KEY = "tandem.interruptedTaskId";
+
+export type TaskMemento = Pick<vscode.Memento, "get" | "update">;
+
+export class InterruptedTaskMemory {
+  private ending = false;
+
+  constructor(
+    private readonly state: TaskMemento,
+    private readonly warn: (text: string) => void,
+  ) {}
+
+  /** The task running when the previous host ended, if any. */
+  remembered(): string | undefined {
+    const id = this.state.get<unknown>(KEY);
+    return typeof id === "string" && id ? id : undefined;
+  }
+
+  /**
+   * Follows the session's messages: a task that starts is remembered until it finishes or the
+   * chat is cleared. Called with every message, so it only writes when the answer changes.
+   */
+  observe(message: ToWebviewMessage): void {
+    if (this.ending) return;
+    if (message.type === "taskChanged") this.write(message.task?.id);
+    else if (message.type === "taskRunning" && !message.running) this.write(undefined);
+  }
+
+  /**
+   * The host is shutting down: ending the task now is not the person's doing, so the task stays
+   * remembered for the next host.
+   */
+  hostEnding(): void {
+    this.ending = true;
+  }
+
+  forget(): void {
+    this.write(undefined);
+  }
+
+  private write(id: string | undefined): void {
+    if (this.remembered() === id) return;
+    this.state.update(KEY, id).then(undefined, (error: unknown) => {
+      this.warn(`Could not remember the running task for a window reload: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+}
