@@ -322,6 +322,8 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     expect(last.role).toBe("assistant");
     expect(JSON.stringify(last.content)).toContain("word word");
     expect(JSON.stringify(last.content)).toContain("interrupted");
+    // The request row must stop looking busy.
+    expect(h.messages.find((m) => m.type === "say" && m.say === "api_req_started")?.apiRequest?.outcome).toBe("cancelled");
     await new Promise((r) => setTimeout(r, 200));
     expect(h.server.requests).toHaveLength(1);
     await expectConsistent(h);
