@@ -34,7 +34,7 @@ export default async function keyNotLeaked(t) {
   const webview = await openTandemView(page);
 
   await runCommand(page, "Tandem: Open Settings");
-  const keyInput = webview.locator('vscode-textfield[aria-label="API key"] input');
+  const keyInput = webview.locator('input[aria-label="API key"]');
   await keyInput.waitFor({ timeout: 15_000 });
   assert.equal(await keyInput.getAttribute("type"), "password", "the key field is masked");
   await keyInput.fill(API_KEY);

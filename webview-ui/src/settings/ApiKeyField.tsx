@@ -1,4 +1,4 @@
-import { VscodeButton, VscodeTextfield } from "../components/vscode-elements";
+import { VscodeButton } from "../components/vscode-elements";
 import { useState } from "react";
 import type { ProviderId } from "../../../src/shared/protocol";
 import { usePost } from "../use-extension-state";
@@ -31,13 +31,18 @@ export function ApiKeyField({ provider, hasKey }: { provider: ProviderId; hasKey
       help={hasKey ? `A key is stored for ${name}. Enter a new one to replace it.` : `No key is stored for ${name}.`}
     >
       <div className="inline-controls">
-        <VscodeTextfield
+        {/* A native password input, not vscode-textfield: that element is form-associated and
+            reports its value through ElementInternals, which Chromium's session restore saves
+            to disk. Native password fields are never saved there. */}
+        <input
+          className="api-key-input"
           type="password"
           aria-label="API key"
-          autocomplete="off"
+          autoComplete="off"
+          spellCheck={false}
           placeholder={hasKey ? "A key is stored" : "Paste your API key"}
           value={key}
-          onInput={(event) => setKey((event.target as HTMLInputElement).value)}
+          onChange={(event) => setKey(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === "Enter") save();
           }}
