@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "webview-ui/dist/**", "node_modules/**", "test/e2e/.tools/**", "test/e2e/.output/**", ".test-output/**", "*.vsix"] },
+  { ignores: ["dist/**", "webview-ui/dist/**", "node_modules/**", "test/e2e/.tools/**", "test/e2e/.output/**", "test/e2e/.playground/**", ".test-output/**", "*.vsix"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

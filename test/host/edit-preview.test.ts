@@ -1,9 +1,11 @@
 /**
  * write_to_file and replace_in_file with a host that has a diff view. The diff view here is a
- * recording stand-in for our own DiffViewHost interface (the VS Code one needs an editor); it
- * writes the file on save as the editor would, and can play the person editing the proposal.
+ * recording stand-in for our own DiffViewHost interface (the VS Code one needs an editor). Like
+ * VS Code's, it creates a new file empty when it opens (the editor needs a file) and removes it on
+ * revert; it writes the file on save as the editor would, and can play the person editing the proposal.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DiffSession, DiffViewHost } from "../../src/host/bridge";
@@ -16,6 +18,7 @@ import { writeToFileTool } from "../../src/core/task/tools/write-to-file";
 class RecordedSession implements DiffSession {
   readonly updates: { proposed: string; final: boolean }[] = [];
   state: "open" | "saved" | "reverted" = "open";
+  createdPlaceholder = false;
 
   constructor(
     readonly absolutePath: string,
@@ -32,8 +35,6 @@ class RecordedSession implements DiffSession {
     if (this.state !== "open") throw new Error(`save after ${this.state}`);
     const proposed = this.updates.at(-1)?.proposed ?? "";
     const content = this.view.personEdit ? this.view.personEdit(proposed) : proposed;
-    // The VS Code diff view creates a new file's folders when it opens; here they appear on save.
-    await mkdir(path.dirname(this.absolutePath), { recursive: true });
     await writeFile(this.absolutePath, content);
     this.state = "saved";
     const personEdits = unifiedDiff(proposed, content, { oldLabel: "proposal", newLabel: "saved" });
@@ -41,7 +42,9 @@ class RecordedSession implements DiffSession {
   }
 
   async revert(): Promise<void> {
+    const wasOpen = this.state === "open";
     this.state = "reverted";
+    if (wasOpen && this.createdPlaceholder) await rm(this.absolutePath, { force: true });
   }
 }
 
@@ -57,6 +60,11 @@ class RecordingDiffView implements DiffViewHost {
       throw new Error("the editor could not open the file");
     }
     const session = new RecordedSession(absolutePath, original, this);
+    if (!existsSync(absolutePath)) {
+      await mkdir(path.dirname(absolutePath), { recursive: true });
+      await writeFile(absolutePath, "");
+      session.createdPlaceholder = true;
+    }
     this.sessions.push(session);
     return session;
   }

@@ -1,19 +1,22 @@
 /**
  * The left side of Tandem's diff views: a file's text before the edit, served as a read-only
- * virtual document (`tandem-original:`). Each view gets its own URI (a counter in the query),
- * so VS Code never shows a cached text from an earlier edit of the same file.
+ * virtual document (`tandem-original:`). Each view gets its own URI (this host's id and a counter
+ * in the query), so VS Code never shows a cached text from an earlier edit of the same file, nor
+ * mixes this host's views with tabs an earlier host left behind.
  */
+import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
 
 export const ORIGINAL_SCHEME = "tandem-original";
 
 export class OriginalContentProvider implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
+  private readonly hostId = randomUUID().slice(0, 8);
   private counter = 0;
 
   /** The path stays in the URI so the editor picks the language (and title) from the file name. */
   add(absolutePath: string, text: string): vscode.Uri {
-    const id = String(++this.counter);
+    const id = `${this.hostId}-${++this.counter}`;
     this.texts.set(id, text);
     return vscode.Uri.file(absolutePath).with({ scheme: ORIGINAL_SCHEME, query: id });
   }

@@ -4,7 +4,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { DiffViewHost, HostBridge, TerminalHost, WindowHost, WorkspaceHost } from "../bridge";
+import type { HostBridge, TerminalHost, WindowHost, WorkspaceHost } from "../bridge";
 import { NodeTerminal } from "../node/node-terminal";
 import { VscodeDiffView } from "./diff-view";
 import { Disposable } from "./dispose";
@@ -55,7 +55,7 @@ export class VscodeHost extends Disposable implements HostBridge {
   readonly workspace: WorkspaceHost = new FolderWorkspace();
   readonly window: WindowHost;
   readonly terminal: TerminalHost;
-  readonly diffView: DiffViewHost;
+  readonly diffView: VscodeDiffView;
 
   constructor(log: vscode.LogOutputChannel) {
     super();

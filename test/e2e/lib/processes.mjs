@@ -68,6 +68,16 @@ export async function processGroupMembers(pgid) {
   return members;
 }
 
+/** Pids of the live members of process group `pgid` whose command line matches `pattern`. */
+export async function processGroupMembersMatching(pgid, pattern) {
+  const matching = [];
+  for (const pid of await processGroupMembers(pgid)) {
+    const cmdline = (await readProc(pid, "cmdline"))?.replaceAll("\0", " ");
+    if (cmdline !== undefined && pattern.test(cmdline)) matching.push(pid);
+  }
+  return matching;
+}
+
 /**
  * Stops a whole process group: SIGTERM, then SIGKILL for what is left after `graceMs`.
  * Resolves once no member is alive; throws if some survive SIGKILL.

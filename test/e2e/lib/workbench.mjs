@@ -179,6 +179,16 @@ export async function waitForNotification(page, text, timeout = 10_000) {
 }
 
 /**
+ * The labels of every editor tab open in the workbench (a diff tab's label names both sides).
+ * @param {Page} page
+ * @returns {Promise<string[]>}
+ */
+export async function editorTabLabels(page) {
+  const labels = await page.locator(".tabs-container .tab").evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute("aria-label") ?? tab.textContent ?? ""));
+  return labels.map((label) => label.replace(/\s+/g, " ").trim());
+}
+
+/**
  * Saves a PNG of the whole workbench under test/e2e/.output/ and returns its path.
  * @param {Page} page
  * @param {string} name

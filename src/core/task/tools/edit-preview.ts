@@ -88,6 +88,16 @@ export async function previewPartialEdit(
   }
 }
 
+/**
+ * What the file held before this call's preview opened, when one is open: `{ original }`, with
+ * undefined for a new file. The disk cannot tell any more: the diff view may have created a new
+ * file empty to show it. Undefined when no preview is open (read the disk then).
+ */
+export function originalBeforePreview(ctx: ToolContext, absolutePath: string): { readonly original: string | undefined } | undefined {
+  const preview = previewsByTask.get(ctx.signal)?.get(absolutePath);
+  return preview?.session && !preview.failed ? { original: preview.original } : undefined;
+}
+
 export type ReviewedEdit =
   | { readonly approved: false; readonly feedback: ApprovalDecision["feedback"] }
   | {

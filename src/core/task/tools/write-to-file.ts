@@ -8,7 +8,7 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
+import { describeSavedEdit, originalBeforePreview, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
 import { resolveToolPath } from "./paths";
 import { ToolError, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
@@ -33,7 +33,8 @@ export const writeToFileTool: ToolDefinition = {
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
     assertNotIgnored(ctx.ignore, target.absolute, target.relative);
-    const existing = await readExisting(target.absolute);
+    const previewed = ctx.host.diffView ? originalBeforePreview(ctx, target.absolute) : undefined;
+    const existing = previewed ? previewed.original : await readExisting(target.absolute);
     let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
     if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);
     const request: ApprovalRequest = {

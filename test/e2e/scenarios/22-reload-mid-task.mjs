@@ -2,12 +2,13 @@
  * The window reloads while Tandem waits for an approval ("Developer: Reload Window"). The reload
  * ends the extension host and starts a new one; when the person opens Tandem again, the chat of
  * the interrupted task is back as it was, and the task goes on: Resume, the model asks again,
- * Approve, the file is written and the task completes.
+ * Approve, the file is written and the task completes. The proposal that was open when the
+ * window reloaded leaves nothing behind: no file on disk, no editor holding its unsaved text.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expectWebviewText, openTandemView, runCommand, saveScreenshot, WORKBENCH_TIMEOUT } from "../lib/workbench.mjs";
+import { editorTabLabels, expectWebviewText, openTandemView, runCommand, saveScreenshot, WORKBENCH_TIMEOUT } from "../lib/workbench.mjs";
 
 export const description = "A reload during an approval keeps the chat, and the task can go on to completion";
 
@@ -53,11 +54,13 @@ export default async function reloadMidTask(t) {
 
   const notes = path.join(session.workspace, "notes.txt");
   assert.equal(existsSync(notes), false, "nothing was written before the approval");
+  const tabs = await editorTabLabels(page);
+  assert.deepEqual(tabs.filter((label) => label.includes("notes.txt")), [], `no editor shows the unapproved proposal (tabs: ${JSON.stringify(tabs)})`);
   await clickButton(webview, "Resume Task");
   await clickButton(webview, "Approve", 20_000);
   await expectWebviewText(webview, "Notes written after the reload.", 20_000);
   session.lap("completed");
-  assert.equal(readFileSync(notes, "utf8").trim(), "written after the reload", "the approved write reached the disk");
+  assert.equal(readFileSync(notes, "utf8"), "written after the reload\n", "the approved write reached the disk");
   const requests = await session.model.requests();
   assert.equal(requests.length, 3, "one request before the reload, two after it");
   assert.match(JSON.stringify(requests[1].body), /BEFORE-RELOAD-7K/, "the resumed request carries the conversation from before the reload");
