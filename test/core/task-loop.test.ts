@@ -329,6 +329,27 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     await expectConsistent(h);
   });
 
+  it("when the host shuts down during an approval: the chat and the model are told so, not that the person cancelled", async () => {
+    const h = await open({ provider, turns: [{ text: "<write_to_file>\n<path>x.txt</path>\n<content>x</content>\n</write_to_file>" }, completion()] });
+    await h.start("Write");
+    await h.waitForAsk("tool");
+    const task = h.controller.currentTask;
+    if (!task) throw new Error("no task");
+    const outcome = h.finished();
+    await h.controller.dispose();
+    expect(await outcome).toBe("aborted");
+    // What the next window reads from disk when it reopens the task.
+    const stored = new TaskStorage(h.storage, task.taskId);
+    const infos = (await stored.loadChatMessages()).filter((m) => m.type === "say" && m.say === "info").map((m) => m.text);
+    expect(infos).toContain("Interrupted: the window closed or reloaded.");
+    expect(infos).not.toContain("Task cancelled.");
+    const history = await stored.loadApiHistory();
+    expect(historyProblems(history)).toEqual([]);
+    const last = JSON.stringify(history.at(-1));
+    expect(last).toContain("the person did not cancel the task");
+    expect(last).not.toContain("interrupted by user");
+  });
+
   it("while waiting for an approval", async () => {
     const h = await open({ provider, turns: [{ text: "<write_to_file>\n<path>x.txt</path>\n<content>x</content>\n</write_to_file>" }, completion()] });
     await h.start("Write");

@@ -7,6 +7,7 @@ import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/setting
 import { IgnoreController } from "../ignore/ignore-controller";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import type { TaskHistory } from "../storage/task-history";
+import type { AbortReason } from "../task/task-state";
 import { TaskStorage } from "../storage/task-storage";
 import { Task, type CheckpointHook, type TaskOutcome } from "../task";
 import type { ChatListener } from "../task/message-state";
@@ -176,17 +177,18 @@ export class Controller {
     return this.task?.handleAskResponse(response) ?? false;
   }
 
-  async cancelTask(): Promise<void> {
+  /** Ends the running task; "shutdown" when the host is going away rather than the person cancelling. */
+  async cancelTask(reason: AbortReason = "cancelled"): Promise<void> {
     const task = this.task;
     if (!task) return;
-    await task.abortTask();
+    await task.abortTask(reason);
     await this.taskDone;
   }
 
   /** Ends the current task (if any) and empties the chat. */
-  async clearTask(): Promise<void> {
+  async clearTask(reason: AbortReason = "cancelled"): Promise<void> {
     if (!this.task) return;
-    await this.cancelTask();
+    await this.cancelTask(reason);
     this.task = undefined;
     this.taskDone = undefined;
     this.options.listener.onTaskChanged(undefined);
@@ -194,7 +196,7 @@ export class Controller {
 
   /** Ends the current task and stops watching the workspace. */
   async dispose(): Promise<void> {
-    await this.clearTask();
+    await this.clearTask("shutdown");
     const ignore = this.ignore;
     this.ignore = undefined;
     (await ignore?.controller)?.dispose();

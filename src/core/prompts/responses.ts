@@ -71,6 +71,10 @@ export const formatResponse = {
     return "[Response interrupted by user]";
   },
 
+  interruptedByShutdown(): string {
+    return "[Response interrupted: the editor closed or reloaded its window; the person did not cancel the task.]";
+  },
+
   interruptedByToolRejection(): string {
     return "[Response interrupted: the person denied the tool above, so the rest of this message was not used.]";
   },

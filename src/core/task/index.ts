@@ -14,7 +14,7 @@ import { ChatChannel, type AskExtra, type SayExtra } from "./chat-channel";
 import { type ChatListener, MessageState } from "./message-state";
 import { sanitizeStreamingText } from "./sanitize-text";
 import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
-import { TaskState } from "./task-state";
+import { TaskState, type AbortReason } from "./task-state";
 import { ToolExecutor } from "./tool-executor";
 import { toolGrammar, toolSpecs } from "./tools/registry";
 import type { PathGuard, ToolDefinition } from "./tools/types";
@@ -175,10 +175,15 @@ export class Task {
     return this.outcome;
   }
 
-  /** Cancels the task: the stream, any wait for the person, and running tools stop at once. */
-  async abortTask(): Promise<void> {
+  /**
+   * Cancels the task: the stream, any wait for the person, and running tools stop at once.
+   * "shutdown" when the host is going away (a window reload), which the chat and the model are
+   * told as such: the person did not cancel anything.
+   */
+  async abortTask(reason: AbortReason = "cancelled"): Promise<void> {
     if (this.state.abort) return;
     this.state.abort = true;
+    this.state.abortReason = reason;
     this.abortController.abort();
     this.params.api.abort();
     this.textThrottle.cancel();
@@ -450,10 +455,11 @@ export class Task {
       for (const message of this.messages.chatMessages) {
         if (message.partial) this.messages.update(message.ts, (m) => (m.partial = false));
       }
-      answer.note = formatResponse.interruptedByUser();
+      const shutdown = this.state.abortReason === "shutdown";
+      answer.note = shutdown ? formatResponse.interruptedByShutdown() : formatResponse.interruptedByUser();
       this.messages.addApiMessage(answer.toInterruptedApiMessage());
     });
-    await this.say("info", "Task cancelled.");
+    await this.say("info", this.state.abortReason === "shutdown" ? "Interrupted: the window closed or reloaded." : "Task cancelled.");
     throw new TaskAbortedError();
   }
 

@@ -6,10 +6,14 @@ import type { ContentBlock } from "../../api/types";
  * every request, so nothing from one round leaks into the next. Every write happens under the
  * Task's state lock.
  */
+export type AbortReason = "cancelled" | "shutdown";
+
 export class TaskState {
   // --- whole task
   /** Set once by abortTask; every stage checks it first. */
   abort = false;
+  /** Why the task was aborted: the person cancelled it, or the host is shutting down. */
+  abortReason: AbortReason = "cancelled";
   /** True once the loop has ended for good (completed, failed or aborted). */
   didFinish = false;
   consecutiveMistakeCount = 0;
