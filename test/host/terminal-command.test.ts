@@ -146,7 +146,7 @@ function env(): CommandEnvironment {
       return { dispose: () => endListeners.delete(listener) };
     },
     fallback: new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 }),
-    log: { warn: (message) => warnings.push(message) },
+    log: { info: () => {}, warn: (message) => warnings.push(message) },
     killGraceMs: 400,
     drainMs: 100,
   };

@@ -51,7 +51,7 @@ export interface CommandEnvironment {
   onDidEndExecution(listener: (event: { readonly execution: ShellExecution; readonly exitCode: number | undefined }) => void): { dispose(): void };
   /** Runs the command directly when there is no shell integration. */
   readonly fallback: TerminalHost;
-  readonly log: { warn(message: string): void };
+  readonly log: { info(message: string): void; warn(message: string): void };
   /** Between Ctrl-C and closing the terminal. */
   readonly killGraceMs: number;
   /** After the end event, how long to wait for output still on its way. */

@@ -1,8 +1,11 @@
 /**
  * TerminalHost inside VS Code: keeps the "Tandem" terminals, lends an idle one whose folder
  * matches to each command (or opens a new one), and waits a few seconds for its shell
- * integration. A shell that never gets integration is remembered, so later commands go straight
- * to the child-process runner, until the terminal settings change.
+ * integration. A command whose terminal is not ready in time runs as a child process instead,
+ * and the terminal stays for the next command: a busy machine can be slow to start the first
+ * shell. Only when integration fails to come twice in a row (and no Tandem terminal has it) is it
+ * given up, so later commands go straight to the child-process runner until the terminal
+ * settings change.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -11,7 +14,7 @@ import { Disposable } from "./dispose";
 import { TerminalCommand, type CommandEnvironment, type TerminalSlot } from "./terminal-command";
 
 export interface TerminalManagerOptions {
-  /** How long a new terminal gets to activate shell integration. Default 4000. */
+  /** How long a new terminal gets to activate shell integration. Default 5000. */
   readonly shellIntegrationTimeoutMs?: number;
   /** Between Ctrl-C and closing the terminal. Default 3000. */
   readonly killGraceMs?: number;
@@ -20,6 +23,8 @@ export interface TerminalManagerOptions {
 }
 
 const TERMINAL_NAME = "Tandem";
+/** Waits for integration that ended without it, in a row, before commands stop trying terminals. */
+const MISSES_BEFORE_GIVING_UP = 2;
 
 /** A terminal Tandem opened. */
 class TandemTerminal {
@@ -51,14 +56,14 @@ class TandemTerminal {
 export class VscodeTerminalHost extends Disposable implements TerminalHost {
   private readonly terminals = new Map<vscode.Terminal, TandemTerminal>();
   private integrationUnavailable = false;
+  private integrationMisses = 0;
   private readonly env: CommandEnvironment;
   private readonly integrationTimeoutMs: number;
 
   constructor(fallback: TerminalHost, log: vscode.LogOutputChannel, options: TerminalManagerOptions = {}) {
     super();
-    // A busy machine can take several seconds to start a shell with integration; missing it
-    // would turn integration off for the session, so the wait is generous.
-    this.integrationTimeoutMs = options.shellIntegrationTimeoutMs ?? 10_000;
+    // Long enough for most shells; a late one only costs its first command the terminal.
+    this.integrationTimeoutMs = options.shellIntegrationTimeoutMs ?? 5_000;
     this.env = {
       acquire: (cwd, stop) => this.acquire(cwd, stop),
       onDidEndExecution: (listener) => vscode.window.onDidEndTerminalShellExecution(listener),
@@ -74,8 +79,15 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
       }),
     );
     this._register(
+      vscode.window.onDidChangeTerminalShellIntegration(({ terminal }) => {
+        if (this.terminals.has(terminal)) this.integrationMisses = 0;
+      }),
+    );
+    this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration("terminal.integrated")) this.integrationUnavailable = false;
+        if (!event.affectsConfiguration("terminal.integrated")) return;
+        this.integrationUnavailable = false;
+        this.integrationMisses = 0;
       }),
     );
     // Tandem's terminals go with it (and settle any command still waiting on one).
@@ -97,22 +109,17 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
 
   private async acquire(cwd: string, stop: AbortSignal): Promise<TerminalSlot | undefined> {
     if (this.integrationUnavailable) return undefined;
-    const idle = [...this.terminals.values()].find((t) => !t.busy && t.terminal.exitStatus === undefined && t.terminal.shellIntegration && t.isIn(cwd));
-    const entry = idle ?? this.open(cwd);
+    const entry = this.idleTerminal(cwd) ?? this.open(cwd);
     entry.busy = true;
     const integration = entry.terminal.shellIntegration ?? (await this.waitForIntegration(entry, stop));
     if (!integration) {
-      if (stop.aborted) {
-        entry.busy = false; // integration may still come; the terminal can serve the next command
-        return undefined;
-      }
-      // Closed by the person while it started: no verdict on shell integration.
-      if (!this.terminals.has(entry.terminal)) return undefined;
-      this.env.log.warn(`Shell integration did not activate within ${this.integrationTimeoutMs} ms; commands will run as plain child processes.`);
-      this.integrationUnavailable = true;
-      this.close(entry);
+      // Integration may still come: the terminal can serve the next command.
+      entry.busy = false;
+      // Stopped, or closed by the person while it started: no verdict on shell integration.
+      if (!stop.aborted && this.terminals.has(entry.terminal)) this.noteMissedIntegration();
       return undefined;
     }
+    this.integrationMisses = 0;
     entry.used = true;
     return {
       terminal: entry.terminal,
@@ -121,6 +128,23 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
       release: () => (entry.busy = false),
       destroy: () => this.close(entry),
     };
+  }
+
+  /** An idle terminal in the folder: one with integration first, else one still starting. */
+  private idleTerminal(cwd: string): TandemTerminal | undefined {
+    const idle = [...this.terminals.values()].filter((t) => !t.busy && t.terminal.exitStatus === undefined && t.isIn(cwd));
+    return idle.find((t) => t.terminal.shellIntegration) ?? idle[0];
+  }
+
+  private noteMissedIntegration(): void {
+    this.integrationMisses++;
+    if (this.integrationMisses < MISSES_BEFORE_GIVING_UP) {
+      this.env.log.info(`Shell integration was not active after ${this.integrationTimeoutMs} ms; this command runs as a child process, the next one tries the terminal again.`);
+      return;
+    }
+    this.env.log.warn(`Shell integration did not activate in ${this.integrationMisses} tries of ${this.integrationTimeoutMs} ms; commands will run as plain child processes.`);
+    this.integrationUnavailable = true;
+    for (const entry of [...this.terminals.values()]) if (!entry.busy && !entry.terminal.shellIntegration) this.close(entry);
   }
 
   private open(cwd: string): TandemTerminal {

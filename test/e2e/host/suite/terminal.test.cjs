@@ -28,8 +28,9 @@ function tandemTerminals() {
 
 /**
  * The session's first terminal also starts VS Code's pty host, which on a loaded machine can take
- * longer than the 4 s Tandem gives a new terminal to report shell integration (after which it
- * runs commands as child processes for good). A terminal of our own absorbs that one-time start.
+ * longer than the 5 s Tandem gives a new terminal to report shell integration (its first command
+ * would then run as a child process, and the tests below expect the terminal). A terminal of our
+ * own absorbs that one-time start.
  */
 async function warmUpTerminals() {
   const started = Date.now();
@@ -53,9 +54,9 @@ describe("Tandem's terminal in the extension host", function () {
   const previous = {};
 
   /** Runs `command` to its end; returns the exit, the output, how long it took and the path it took. */
-  async function run(command, { timeoutMs, signal = new AbortController().signal, folder = cwd, whileRunning } = {}) {
+  async function run(command, { timeoutMs, signal = new AbortController().signal, folder = cwd, whileRunning, host = terminal } = {}) {
     const started = Date.now();
-    const running = terminal.run(command, { cwd: folder, timeoutMs, signal });
+    const running = host.run(command, { cwd: folder, timeoutMs, signal });
     let output = "";
     running.onOutput((text) => (output += text));
     whileRunning?.(running);
@@ -157,5 +158,27 @@ describe("Tandem's terminal in the extension host", function () {
   it("refuses a folder that does not exist, with a clear error", async () => {
     const missing = path.join(cwd, "no-such-folder");
     await assert.rejects(run("true", { folder: missing }), /Could not start the command in .*no-such-folder/);
+  });
+
+  it("runs a command as a child process when its terminal is late, and that terminal serves the next one", async () => {
+    // A second terminal host that waits 1 ms plays a machine too busy to start a shell in time.
+    const SlowTerminalHost = terminal.constructor;
+    const slow = new SlowTerminalHost(terminal.env.fallback, terminal.env.log, { shellIntegrationTimeoutMs: 1 });
+    try {
+      for (const t of tandemTerminals()) t.dispose();
+      await waitFor("the earlier Tandem terminals to close", () => tandemTerminals().length === 0);
+      const first = await run("echo first-$((1+1))", { host: slow });
+      assert.equal(first.direct, true, "the command did not wait for the late terminal");
+      assert.match(first.output, /^first-2$/m);
+      assert.equal(first.exit.exitCode, 0);
+
+      await waitFor("the late terminal's shell integration", () => tandemTerminals().some((t) => t.shellIntegration), { timeoutMs: 15_000 });
+      const second = await run("echo second-$((2+2))", { host: slow });
+      assert.equal(second.direct, false, "the terminal that was late serves the next command through shell integration");
+      assert.match(second.output, /^second-4$/m);
+      assert.equal(tandemTerminals().length, 1, "no further terminal was opened");
+    } finally {
+      slow.dispose();
+    }
   });
 });
