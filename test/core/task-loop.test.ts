@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApiMessage } from "../../src/api/types";
 import { TaskStorage } from "../../src/core/storage/task-storage";
+import { createExecuteCommandTool } from "../../src/core/task/tools/execute-command";
 import { TOOLS } from "../../src/core/task/tools/registry";
 import type { ToolDefinition } from "../../src/core/task/tools/types";
 import { historyProblems } from "../support/history-checks";
@@ -271,6 +272,31 @@ describe.each(providers)("a task through %s", (provider) => {
     const h = await open({ provider, answer: approveAll, turns: [{ text: "<attempt_completion>\n<result>Done without closing" }] });
     expect(await h.run("Do it")).toBe("completed");
     expect(h.messages.some((m) => m.type === "say" && m.say === "completion_result" && m.text === "Done without closing")).toBe(true);
+    await expectConsistent(h);
+  });
+});
+
+describe("a command left running in the background", () => {
+  it("sends its later output and how it ended with the next request", async () => {
+    const h = await open({
+      provider: "anthropic",
+      answer: approveAll, // approves the command, then "proceed while running"
+      tools: { ...TOOLS, execute_command: createExecuteCommandTool({ proceedPromptAfterMs: 100, backgroundUpdateMs: 20 }) },
+      turns: [
+        { text: "<execute_command>\n<command>echo first-$((1)); sleep 0.5; echo later-$((2+3)); exit 3</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        // Streamed slowly (about 2.5 s), so the command prints and ends meanwhile.
+        { text: "While it runs, a look around.\n<list_files>\n<path>.</path>\n</list_files>", chunkSize: 2, delayMs: 60 },
+        completion(),
+      ],
+    });
+    expect(await h.run("Start it and carry on")).toBe("completed");
+    expect(requestText(h, 1)).toContain("still running in the background");
+    expect(requestText(h, 1)).toContain("first-1");
+    expect(requestText(h, 1)).not.toContain("later-5");
+    const third = requestText(h, 2);
+    expect(third).toContain("<background_commands>");
+    expect(third).toContain("later-5");
+    expect(third).toContain("has ended. The command failed with exit code 3.");
     await expectConsistent(h);
   });
 });

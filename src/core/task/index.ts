@@ -14,6 +14,7 @@ import { ChatChannel, type AskExtra, type SayExtra } from "./chat-channel";
 import { type ChatListener, MessageState } from "./message-state";
 import { sanitizeStreamingText } from "./sanitize-text";
 import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
+import { BackgroundCommands } from "./background-commands";
 import { TaskState, type AbortReason } from "./task-state";
 import { ToolExecutor } from "./tool-executor";
 import { toolGrammar, toolSpecs } from "./tools/registry";
@@ -65,6 +66,8 @@ export class Task {
   private readonly stateMutex = new Mutex();
   private readonly abortController = new AbortController();
   private readonly toolExecutor: ToolExecutor;
+  /** Commands the person let run on; their news goes with each request. */
+  private readonly backgroundCommands = new BackgroundCommands();
   private readonly parser: IncrementalAssistantMessageParser;
   private readonly retrier: ApiRequestRetrier;
   private readonly textThrottle: Throttle;
@@ -87,6 +90,7 @@ export class Task {
       cwd: params.host.workspace.root,
       host: params.host,
       signal: this.abortController.signal,
+      background: this.backgroundCommands,
       state: this.state,
       ignore: params.ignore ?? { isIgnored: () => false },
       settings: params.settings,
@@ -198,6 +202,8 @@ export class Task {
     const limitReply = await this.checkMistakeLimit();
     if (limitReply === "end") return true;
     if (limitReply) userContent = [...userContent, ...limitReply];
+    const backgroundNews = this.backgroundCommands.takeReport();
+    if (backgroundNews) userContent = [...userContent, { type: "text", text: backgroundNews }];
 
     await this.withStateLock(() => {
       this.state.apiRequestCount++;

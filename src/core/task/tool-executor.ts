@@ -5,6 +5,7 @@ import type { AgentSettings } from "../../shared/settings";
 import type { ToolUse } from "../assistant-message/types";
 import { formatResponse } from "../prompts/responses";
 import { decideApproval } from "./auto-approval";
+import type { BackgroundCommands } from "./background-commands";
 import type { TaskState } from "./task-state";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 
@@ -16,6 +17,7 @@ export interface ToolExecutorDeps {
   readonly cwd: string;
   readonly host: HostBridge;
   readonly signal: AbortSignal;
+  readonly background: BackgroundCommands;
   readonly state: TaskState;
   readonly ignore: PathGuard;
   settings(): AgentSettings;
@@ -125,6 +127,7 @@ export class ToolExecutor {
       ignore: deps.ignore,
       host: deps.host,
       signal: deps.signal,
+      background: deps.background,
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       requestApproval: (request) => this.requestApproval(request),

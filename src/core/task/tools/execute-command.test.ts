@@ -159,6 +159,11 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
       expect(outputs.map((s) => s.text)).toContain("second-part");
       expect(outputs.filter((s) => s.partial)).toEqual(outputs.filter((s) => s.partial && s.text === "started"));
       expect(outputs.at(-1)?.partial).toBe(false);
+      // What the model gets with its next request: the output after it stopped waiting, and the end.
+      const news = ctx.background.takeReport() ?? "";
+      expect(news).toContain("second-part");
+      expect(news).not.toMatch(/New output:\nstarted/);
+      expect(news).toContain("has ended. The command failed with exit code 4.");
     });
 
     it("passes a message the person typed instead on to the model", async () => {

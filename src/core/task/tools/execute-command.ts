@@ -39,7 +39,7 @@ export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOption
       "other terminal work. Give one command line; to work elsewhere, change directory inside it (`cd web && npm test`), and chain " +
       "steps with `&&`. Nobody can type into the command (its input is closed), so use non-interactive flags such as `--yes` or " +
       "`--no-pager`. Long-running commands such as dev servers are fine: if one is still running after a few seconds, the person " +
-      "may let it go on in the background and you get its output so far. You get the exit code and the output; very long output " +
+      "may let it go on in the background: you get its output so far, and its later output with your next messages. You get the exit code and the output; very long output " +
       "keeps its beginning and its end. A failing command is a normal result: read its output and act on it.",
     params: [
       { name: "command", required: true, description: "The command line to run, valid for the person's shell and operating system." },
@@ -110,9 +110,10 @@ async function runCommand(command: string, ctx: ToolContext, options: ExecuteCom
   const running = ctx.host.terminal.run(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal });
   const forModel = new OutputBuffer(options.limits);
   const chat = new ChatOutput(ctx, options);
-  let modelListening = true;
+  // Until the person lets the command go on in the background; then its news waits for the next request.
+  let feed: { append(text: string): void } = forModel;
   running.onOutput((text) => {
-    if (modelListening) forModel.append(text);
+    feed.append(text);
     chat.append(text);
   });
 
@@ -124,7 +125,9 @@ async function runCommand(command: string, ctx: ToolContext, options: ExecuteCom
     throw error;
   }
   if (ending.kind === "background") {
-    modelListening = false;
+    const later = ctx.background.watch(command);
+    feed = later;
+    void running.completion.then((exit) => later.end(describeExit(exit, timeoutSeconds)));
     chat.continueInBackground(command, running.completion, timeoutSeconds);
     const result = ok(`${backgroundNote()}\n${describeOutput(forModel)}`);
     return withFeedback(result, "The person's message while the command was running:", ending.feedback);
@@ -190,7 +193,7 @@ function describeExit(exit: CommandExit, timeoutSeconds?: number): string {
 function backgroundNote(): string {
   return (
     "The command is still running in the background: the person chose to go on while it runs. " +
-    "You will not see its later output (the person does)."
+    "Its later output, and how it ends, come with the next messages you receive."
   );
 }
 

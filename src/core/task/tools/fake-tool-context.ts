@@ -2,6 +2,7 @@
  * A ToolContext for tests: a real temp workspace, scripted answers to approvals and asks, and a
  * record of everything the tool said or asked. Our own interface, so a fake is honest here.
  */
+import { BackgroundCommands } from "../background-commands";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -34,6 +35,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
     ignore: { isIgnored: (absolutePath) => script.ignored?.(absolutePath) ?? false },
     host: new NodeHost(cwd),
     signal: script.signal ?? new AbortController().signal,
+    background: new BackgroundCommands(),
     requestApproval(request) {
       log.approvals.push(request);
       return Promise.resolve(approvals.shift() ?? { approved: true });

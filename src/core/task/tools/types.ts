@@ -5,6 +5,7 @@
 import type { ImageBlock, TextBlock } from "../../../api/types";
 import type { HostBridge } from "../../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
+import type { BackgroundCommands } from "../background-commands";
 
 /** Which auto-approval setting governs a tool. */
 export type ApprovalCategory = "read" | "edit" | "command" | "browser" | "mcp" | "none";
@@ -46,6 +47,8 @@ export interface ToolContext {
   readonly host: HostBridge;
   /** Aborted when the task is cancelled; pass it to anything slow. */
   readonly signal: AbortSignal;
+  /** Commands left running in the background: their later output reaches the model (execute_command). */
+  readonly background: BackgroundCommands;
   requestApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
