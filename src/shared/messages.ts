@@ -101,7 +101,11 @@ interface ChatMessageBase {
 export interface AskMessage extends ChatMessageBase {
   readonly type: "ask";
   ask: AskKind;
+  /** How the question ended: the person's answer, or "cancelled" with the task. Unset while open. */
+  outcome?: AskOutcome;
 }
+
+export type AskOutcome = AskResponse["type"] | "cancelled";
 
 export interface SayMessage extends ChatMessageBase {
   readonly type: "say";

@@ -227,6 +227,7 @@ describe.each(providers)("a task through %s", (provider) => {
     expect(await readFile(join(h.workspace, "keep.txt"), "utf8")).toBe("old");
     expect(requestText(h, 1)).toContain("Not that file.");
     expect(h.messages.some((m) => m.type === "say" && m.say === "text" && m.text?.includes("More text after"))).toBe(false);
+    expect(h.messages.find((m) => m.type === "ask" && m.ask === "tool")).toMatchObject({ outcome: "no" });
     await expectConsistent(h);
   });
 
@@ -388,6 +389,8 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     expect(Date.now() - started).toBeLessThan(1_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(h.server.requests).toHaveLength(1);
+    // The question's row says it was cancelled, not that the person rejected it.
+    expect(h.messages.find((m) => m.type === "ask" && m.ask === "tool")).toMatchObject({ outcome: "cancelled" });
     await expectConsistent(h);
   });
 

@@ -1,4 +1,4 @@
-import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { ApiRequestInfo, AskKind, AskOutcome, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
 import type { MessageState } from "./message-state";
 
 export interface SayExtra {
@@ -86,11 +86,7 @@ export class ChatChannel {
 
   /** Delivers the person's answer. Returns false if nothing was being asked. */
   answer(response: AskResponse): boolean {
-    const pending = this.pendingAsk;
-    if (!pending) return false;
-    this.pendingAsk = undefined;
-    pending.resolve(response);
-    return true;
+    return this.close(response, response.type);
   }
 
   get isAwaitingAnswer(): boolean {
@@ -99,7 +95,21 @@ export class ChatChannel {
 
   /** On cancel: the open question resolves "no" at once. */
   cancelPendingAsk(): void {
-    this.answer({ type: "no" });
+    this.close({ type: "no" }, "cancelled");
+  }
+
+  /** Resolves the open question and records on its row how it ended (the row says "rejected", say). */
+  private close(response: AskResponse, outcome: AskOutcome): boolean {
+    const pending = this.pendingAsk;
+    if (!pending) return false;
+    this.pendingAsk = undefined;
+    pending.resolve(response);
+    this.withStateLock(() => {
+      this.messages.update(pending.ts, (m) => {
+        if (m.type === "ask") m.outcome = outcome;
+      });
+    }).catch(this.reportError);
+    return true;
   }
 
   /** Takes back a question nobody answered: it leaves the chat and its promise resolves "no". */

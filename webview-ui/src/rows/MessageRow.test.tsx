@@ -63,6 +63,22 @@ describe("row contents", () => {
     expect(container.querySelectorAll(".diff-marker")).toHaveLength(3);
   });
 
+  it("says what became of an answered tool question", () => {
+    const write = { tool: { tool: "write_to_file", path: "b.txt", content: "x" } } as const;
+    const rows: [Parameters<typeof ask>[2], string][] = [
+      [write, "Tandem wants to write this file"],
+      [{ ...write, outcome: "yes" }, "Tandem wanted to write this file (approved)"],
+      [{ ...write, outcome: "no" }, "Tandem wanted to write this file (rejected)"],
+      [{ ...write, outcome: "message" }, "Tandem wanted to write this file (rejected, with a message)"],
+      [{ ...write, outcome: "cancelled" }, "Tandem wanted to write this file (cancelled)"],
+    ];
+    for (const [extra, title] of rows) {
+      const { unmount } = renderRow(ask("tool", 1, extra));
+      expect(screen.getByText(title)).toBeInTheDocument();
+      unmount();
+    }
+  });
+
   it("shows the new content of a write_to_file", () => {
     renderRow(say("tool", 1, { tool: { tool: "write_to_file", path: "b.py", content: "def f():\n  return 1" } }));
     expect(screen.getByTestId("new-content-preview").textContent).toContain("def f()");

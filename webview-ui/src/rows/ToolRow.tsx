@@ -8,7 +8,7 @@ import { isEditTool, toolLabel } from "./tool-labels";
 /** A tool use: its path (click to open) and either a diff preview or an expandable result. */
 export function ToolRow({ message }: { message: ChatMessage }) {
   const tool: ToolMessageInfo = message.tool ?? { tool: "unknown", content: message.text };
-  const label = toolLabel(tool, message.type === "ask");
+  const label = toolLabel(tool, message.type === "ask", message.type === "ask" ? message.outcome : undefined);
   return (
     <Row message={message} icon={label.icon} title={label.title}>
       {tool.path !== undefined && <ToolPath tool={tool} />}
