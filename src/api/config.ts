@@ -23,7 +23,14 @@ export interface ApiConfiguration {
   streamIdleTimeoutMs?: number;
   /** Longest wait for the response headers, passed to the SDK (its default is 10 minutes). */
   requestTimeoutMs?: number;
+  /**
+   * Which OpenAI API to call. Unset: the Responses API for the models that need it on OpenAI's
+   * own endpoint, chat.completions everywhere else (compatible servers rarely have Responses).
+   */
+  openAiApi?: OpenAiApi;
 }
+
+export type OpenAiApi = "chat" | "responses";
 
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 /** Anthropic's minimum thinking budget. */
@@ -39,6 +46,8 @@ export interface ResolvedConfiguration {
   thinkingBudgetTokens?: number;
   streamIdleTimeoutMs: number;
   requestTimeoutMs?: number;
+  /** Only meaningful for the "openai" provider. */
+  openAiApi: OpenAiApi;
 }
 
 /** `now` decides whether a deprecated model has reached its retirement date. */
@@ -49,6 +58,9 @@ export function resolveConfiguration(config: ApiConfiguration, now: Date = new D
   checkPositive("streamIdleTimeoutMs", config.streamIdleTimeoutMs);
   checkPositive("requestTimeoutMs", config.requestTimeoutMs);
   checkPositive("thinkingBudgetTokens", config.thinkingBudgetTokens);
+  if (config.openAiApi !== undefined && config.openAiApi !== "chat" && config.openAiApi !== "responses") {
+    throw new Error(`openAiApi must be "chat" or "responses" (or unset for automatic), got ${JSON.stringify(config.openAiApi)}.`);
+  }
   const baseUrl = config.baseUrl?.trim() || undefined;
   if (baseUrl !== undefined && !URL.canParse(baseUrl)) {
     throw new Error(`The API base URL "${baseUrl}" is not a valid URL.`);
@@ -72,6 +84,7 @@ export function resolveConfiguration(config: ApiConfiguration, now: Date = new D
     thinkingBudgetTokens: budget,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     requestTimeoutMs: config.requestTimeoutMs,
+    openAiApi: config.openAiApi ?? (model.info.needsResponsesApi && baseUrl === undefined ? "responses" : "chat"),
   };
 }
 

@@ -5,6 +5,7 @@
 import { resolveConfiguration, type ApiConfiguration } from "./config.js";
 import { AnthropicHandler } from "./providers/anthropic.js";
 import { OpenAiHandler } from "./providers/openai.js";
+import { OpenAiResponsesHandler } from "./providers/openai-responses.js";
 import type { ApiHandler } from "./types.js";
 
 export function buildApiHandler(config: ApiConfiguration): ApiHandler {
@@ -13,7 +14,7 @@ export function buildApiHandler(config: ApiConfiguration): ApiHandler {
     case "anthropic":
       return new AnthropicHandler(resolved);
     case "openai":
-      return new OpenAiHandler(resolved);
+      return resolved.openAiApi === "responses" ? new OpenAiResponsesHandler(resolved) : new OpenAiHandler(resolved);
   }
 }
 

@@ -30,6 +30,7 @@ interface Spec {
   status?: ModelStatus;
   retiresOn?: string;
   longPrompt?: LongPromptPricing;
+  responsesApi?: boolean;
 }
 
 function entry(spec: Spec): CatalogueEntry {
@@ -49,6 +50,7 @@ function entry(spec: Spec): CatalogueEntry {
       thinking: spec.thinking,
       supportsTemperature: spec.temperature,
       ...(spec.longPrompt ? { longPromptPricing: spec.longPrompt } : {}),
+      ...(spec.responsesApi ? { needsResponsesApi: true } : {}),
     },
     status: spec.status ?? "active",
     ...(spec.retiresOn ? { retiresOn: spec.retiresOn } : {}),
@@ -98,8 +100,11 @@ const ANTHROPIC: Readonly<Record<string, CatalogueEntry>> = {
   "claude-sonnet-4-5": entry({ ...CLAUDE_4_5, prices: [3, 15, 3.75, 0.3], status: "deprecated", retiresOn: "2026-11-30" }),
 };
 
-/** GPT-6 reasons at a default effort of "medium", and then refuses a temperature. */
-const GPT_6 = { window: 1_050_000, output: K128, thinking: "adaptive", temperature: false } as const;
+/**
+ * GPT-6 reasons at a default effort of "medium", and then refuses a temperature; on
+ * chat.completions it refuses function tools while reasoning, hence the Responses API.
+ */
+const GPT_6 = { window: 1_050_000, output: K128, thinking: "adaptive", temperature: false, responsesApi: true } as const;
 /** Shut down 2027-01-14 (developers.openai.com/api/docs/deprecations); 2025 prices. */
 const GPT_4 = { thinking: "none", temperature: true, status: "deprecated", retiresOn: "2027-01-14" } as const;
 /** DeepSeek V4: thinking mode by default, in which sampling parameters do nothing. */
@@ -205,6 +210,9 @@ function lookUp<T>(table: Readonly<Record<string, T>>, modelId: string): T | und
 }
 
 /** The model to use and what we know of it; `contextWindowOverride` wins over the catalogue. */
+/** gpt-6*, gpt-7* …, and gpt-5.4 onwards (gpt-5.10 too). */
+const NEEDS_RESPONSES_API = /^gpt-(?:[6-9]|\d{2,}|5\.(?:[4-9]|\d{2,}))(?:\b|[.-])/;
+
 export function resolveModel(
   provider: ProviderId,
   modelId?: string,
@@ -216,6 +224,8 @@ export function resolveModel(
   const id = modelId?.trim() || DEFAULT_MODEL_ID[provider];
   const known = lookUp(CATALOGUE[provider], id)?.info;
   const info: ModelInfo = { ...(known ?? UNKNOWN_MODEL_INFO) };
+  // A newer GPT-6 or GPT-5.x (x >= 4) than the catalogue knows behaves like its family.
+  if (!known && provider === "openai" && NEEDS_RESPONSES_API.test(id)) info.needsResponsesApi = true;
   if (contextWindowOverride !== undefined) {
     info.contextWindow = contextWindowOverride;
     // An output limit larger than the whole window would make every request fail.

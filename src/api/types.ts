@@ -167,6 +167,11 @@ export interface ModelInfo {
   supportsTemperature: boolean;
   /** Set for models billed at higher rates once the prompt is long. */
   longPromptPricing?: LongPromptPricing;
+  /**
+   * OpenAI models that refuse function tools with reasoning on /v1/chat/completions (GPT-6,
+   * GPT-5.4 and later): on OpenAI's own endpoint they are sent to /v1/responses.
+   */
+  needsResponsesApi?: boolean;
 }
 
 export interface ApiHandler {

@@ -19,7 +19,11 @@ export interface ApiSettings {
   modelId?: string;
   contextWindowOverride?: number;
   thinkingBudgetTokens?: number;
+  /** OpenAI only: which API to call; unset or "auto" lets Tandem choose per model and endpoint. */
+  openAiApi?: OpenAiApiSetting;
 }
+
+export type OpenAiApiSetting = "auto" | "chat" | "responses";
 
 /** A known model, for the settings view's picker. */
 export interface ModelCatalogEntry {

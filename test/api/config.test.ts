@@ -67,3 +67,26 @@ describe("buildApiHandler", () => {
     expect(resolveConfiguration(proxied, new Date("2026-12-01T00:00:00Z")).model.id).toBe("claude-sonnet-4-5");
   });
 });
+
+describe("which OpenAI API a configuration calls", () => {
+  const api = (config: Omit<ApiConfiguration, "provider">) => resolveConfiguration({ provider: "openai", apiKey: "k", ...config }).openAiApi;
+
+  it("sends GPT-6 and GPT-5.4+ to the Responses API on OpenAI's own endpoint, and other models to chat.completions", () => {
+    expect(api({ modelId: "gpt-6.2-sol" })).toBe("responses");
+    expect(api({ modelId: "gpt-6.9-nova" })).toBe("responses"); // not in the catalogue yet, same family
+    expect(api({ modelId: "gpt-5.4-mini" })).toBe("responses");
+    expect(api({ modelId: "gpt-5.10" })).toBe("responses");
+    expect(api({ modelId: "gpt-5.3" })).toBe("chat");
+    expect(api({ modelId: "gpt-4o" })).toBe("chat");
+  });
+
+  it("keeps chat.completions on a compatible server, unless told otherwise", () => {
+    expect(api({ modelId: "gpt-6.2-sol", baseUrl: "http://127.0.0.1:4000/v1" })).toBe("chat");
+    expect(api({ modelId: "gpt-6.2-sol", baseUrl: "http://127.0.0.1:4000/v1", openAiApi: "responses" })).toBe("responses");
+    expect(api({ modelId: "gpt-6.2-sol", openAiApi: "chat" })).toBe("chat");
+  });
+
+  it("refuses an API it does not know", () => {
+    expect(() => api({ openAiApi: "soap" as never })).toThrow(/openAiApi must be "chat" or "responses"/);
+  });
+});

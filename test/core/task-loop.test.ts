@@ -277,6 +277,39 @@ describe.each(providers)("a task through %s", (provider) => {
   });
 });
 
+describe("a GPT-6 task over OpenAI's Responses API", () => {
+  it("runs native tool calls with reasoning, and sends their results back as function call outputs", async () => {
+    const h = await open({
+      provider: "openai",
+      api: { modelId: "gpt-6.2-sol", openAiApi: "responses" },
+      answer: approveAll,
+      settings: { toolCallMode: "native" },
+      turns: [
+        {
+          thinking: { text: "The notes are in a.txt." },
+          text: "Reading it.",
+          toolCalls: [{ id: "call_read", name: "read_file", input: { path: "a.txt" } }],
+          usage: { inputTokens: 3000, outputTokens: 40, cacheReadTokens: 1000 },
+        },
+        { toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "Read it." } }] },
+      ],
+    });
+    await writeFile(join(h.workspace, "a.txt"), "alpha from responses\n");
+    expect(await h.run("Read a.txt")).toBe("completed");
+
+    expect(h.server.requests.map((r) => r.protocol)).toEqual(["openai-responses", "openai-responses"]);
+    const first = h.server.requests[0]?.body ?? {};
+    expect(first).toMatchObject({ store: false, reasoning: { summary: "auto" } });
+    expect(first.temperature).toBeUndefined();
+    expect(JSON.stringify(first.tools)).toContain('"name":"read_file"');
+    const input = JSON.stringify(h.server.requests[1]?.body.input);
+    expect(input).toContain('"type":"function_call","call_id":"call_read"');
+    expect(input).toMatch(/"type":"function_call_output","call_id":"call_read","output":"[^"]*alpha from responses/);
+    expect(h.messages.some((m) => m.type === "say" && m.say === "reasoning" && m.text?.includes("The notes are in a.txt."))).toBe(true);
+    await expectConsistent(h);
+  });
+});
+
 describe("a command left running in the background", () => {
   it("sends its later output and how it ended with the next request", async () => {
     const h = await open({

@@ -20,7 +20,7 @@ describe("the declared configuration", () => {
   it("declares every key the store reads and writes, and no API key", () => {
     const written = [
       ...agentSettingsEntries({ ...DEFAULT_AGENT_SETTINGS }),
-      ...apiSettingsEntries({ provider: "openai", baseUrl: "http://x", modelId: "m", contextWindowOverride: 1, thinkingBudgetTokens: 1 }),
+      ...apiSettingsEntries({ provider: "openai", baseUrl: "http://x", modelId: "m", contextWindowOverride: 1, thinkingBudgetTokens: 1, openAiApi: "chat" }),
     ].map(([key]) => `tandem.${key}`);
     expect(new Set(written)).toEqual(new Set(Object.keys(declared)));
     expect(Object.keys(declared).filter((key) => /api.?key|password|credential/i.test(key))).toEqual([]);
@@ -70,6 +70,22 @@ describe("readApiSettings", () => {
     const read = readApiSettings(defaults({ thinkingBudgetTokens: 1.5 }));
     expect(read.value.thinkingBudgetTokens).toBeUndefined();
     expect(read.problems).toHaveLength(1);
+  });
+
+  it("reads the OpenAI API choice; auto and a bad value (reported) leave it unset", () => {
+    expect(readApiSettings(defaults({ openAiApi: "responses" })).value.openAiApi).toBe("responses");
+    expect(readApiSettings(defaults({ openAiApi: "auto" }))).toEqual({ value: { provider: "anthropic" }, problems: [] });
+    const bad = readApiSettings(defaults({ openAiApi: "graphql" }));
+    expect(bad.value.openAiApi).toBeUndefined();
+    expect(bad.problems).toEqual([expect.stringContaining("tandem.openAiApi must be one of auto, chat, responses")]);
+  });
+});
+
+describe("apiSettingsEntries for the OpenAI API choice", () => {
+  it("stores chat or responses, removes the setting for auto, refuses anything else", () => {
+    expect(apiSettingsEntries({ openAiApi: "responses" })).toEqual([["openAiApi", "responses"]]);
+    expect(apiSettingsEntries({ openAiApi: "auto" })).toEqual([["openAiApi", undefined]]);
+    expect(() => apiSettingsEntries({ openAiApi: "soap" })).toThrow(/tandem.openAiApi must be one of auto, chat, responses/);
   });
 });
 

@@ -50,6 +50,9 @@ const HTTP_FAULTS: Record<Exclude<HttpFault, "context_window_exceeded">, OpenAIE
   },
 };
 
+/** What the request's conversation is called: chat.completions' `messages`, the Responses API's `input`. */
+export type ConversationParam = "messages" | "input";
+
 const STOP_REASONS: Record<string, string> = {
   end_turn: "stop",
   stop_sequence: "stop",
@@ -200,7 +203,13 @@ function contextOverflowBody(turn: FaultTurn, request: WireRequest): unknown {
   };
 }
 
-function sendHttpFault(res: ServerResponse, turn: FaultTurn & { fault: HttpFault }, request: WireRequest): void {
+/** Answers a fault with OpenAI's HTTP status and error body; the Responses wire shares it. */
+export function sendOpenAiHttpFault(
+  res: ServerResponse,
+  turn: FaultTurn & { fault: HttpFault },
+  request: WireRequest,
+  conversation: ConversationParam = "messages",
+): void {
   const headers: Record<string, string> = { "x-request-id": randomId("req_") };
   if (turn.fault === "context_window_exceeded") {
     sendJson(res, 400, contextOverflowBody(turn, request), headers);
@@ -208,6 +217,10 @@ function sendHttpFault(res: ServerResponse, turn: FaultTurn & { fault: HttpFault
   }
   const { status, ...error } = HTTP_FAULTS[turn.fault];
   if (turn.fault === "rate_limit" && turn.retryAfter !== undefined) headers["retry-after"] = String(turn.retryAfter);
+  if (error.param === "messages") {
+    error.param = conversation;
+    error.message = error.message.replace("'messages'", `'${conversation}'`);
+  }
   sendJson(res, status, { error }, headers);
 }
 
@@ -217,7 +230,7 @@ export const openaiWire: Wire = {
   async respond(res: ServerResponse, turn: ScriptTurn, request: WireRequest): Promise<void> {
     if (turn.kind !== "fault") return streamAnswer(res, turn, request);
     if (isStreamFault(turn.fault)) return streamFault(res, { ...turn, fault: turn.fault }, request);
-    return sendHttpFault(res, { ...turn, fault: turn.fault }, request);
+    return sendOpenAiHttpFault(res, { ...turn, fault: turn.fault }, request);
   },
   sendError(res: ServerResponse, status: number, message: string): void {
     const type = status >= 500 ? "server_error" : "invalid_request_error";

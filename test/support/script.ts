@@ -1,6 +1,7 @@
 /**
  * The script the scripted model server replays: one turn per request, in order, whichever
- * wire protocol (Anthropic Messages or OpenAI chat.completions) the request arrives on.
+ * wire protocol (Anthropic Messages, OpenAI chat.completions or OpenAI Responses) the request
+ * arrives on.
  * Scripts are plain JSON so the standalone server can read them from a file.
  */
 
@@ -46,9 +47,12 @@ export type FaultKind =
   | "auth"
   /** 400 malformed request. */
   | "bad_request"
-  /** 400 with the provider's real context-overflow body (see `flavor`). */
+  /**
+   * 400 with the provider's real context-overflow body (see `flavor`); on the OpenAI Responses
+   * endpoint, as OpenAI does, a `response.failed` event in the stream instead.
+   */
   | "context_window_exceeded"
-  /** Streams part of `text` then sends an error event in the stream. */
+  /** Streams part of `text` then sends an error event in the stream (Responses: `response.failed`). */
   | "error_mid_stream"
   /** Streams part of `text` then destroys the socket. */
   | "drop_connection"
@@ -56,7 +60,7 @@ export type FaultKind =
   | "stall"
   /** A well-formed stream with no content blocks and no text at all. */
   | "empty"
-  /** Streams part of `text` then ends the response without `message_stop` / `[DONE]`. */
+  /** Streams part of `text` then ends the response without `message_stop` / `[DONE]` / `response.completed`. */
   | "truncated";
 
 export interface FaultTurn {
@@ -67,8 +71,9 @@ export interface FaultTurn {
   /** For the mid-stream faults: the text streamed before the fault (default some words). */
   text?: string;
   /**
-   * For context_window_exceeded on the OpenAI endpoint: which real body to send.
-   * "openai" (default) or "openrouter". The Anthropic endpoint always sends Anthropic's.
+   * For context_window_exceeded on the OpenAI endpoints: which real error to send.
+   * "openai" (default) or "openrouter" (a 400 on both endpoints). The Anthropic endpoint
+   * always sends Anthropic's.
    */
   flavor?: "openai" | "openrouter";
 }
@@ -76,8 +81,11 @@ export interface FaultTurn {
 export type ScriptTurn = AnswerTurn | FaultTurn;
 
 export interface RecordedRequest {
-  /** "anthropic" for POST /v1/messages, "openai" for POST /v1/chat/completions. */
-  protocol: "anthropic" | "openai";
+  /**
+   * "anthropic" for POST /v1/messages, "openai" for POST /v1/chat/completions,
+   * "openai-responses" for POST /v1/responses.
+   */
+  protocol: "anthropic" | "openai" | "openai-responses";
   path: string;
   headers: Record<string, string>;
   /** The parsed JSON body. */

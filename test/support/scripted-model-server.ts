@@ -1,7 +1,8 @@
 /**
- * A stand-in for a real model provider on 127.0.0.1: it answers the Anthropic Messages and
- * OpenAI chat.completions streaming endpoints by replaying a script of turns, one per request
- * whatever the endpoint, and records every request so tests can check what the agent sent.
+ * A stand-in for a real model provider on 127.0.0.1: it answers the Anthropic Messages, OpenAI
+ * chat.completions and OpenAI Responses streaming endpoints by replaying a script of turns, one
+ * per request whatever the endpoint, and records every request so tests can check what the
+ * agent sent.
  *
  * Control routes (not counted as model requests): GET /__requests returns the recorded
  * requests; POST /__script appends turns (a JSON array, or { "turns": [...] }); DELETE /__script
@@ -10,6 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicWire } from "./anthropic-wire.js";
+import { openaiResponsesWire } from "./openai-responses-wire.js";
 import { openaiWire } from "./openai-wire.js";
 import { parseScript } from "./parse-script.js";
 import type { RecordedRequest, ScriptTurn } from "./script.js";
@@ -38,7 +40,7 @@ export interface ScriptedModelServerOptions {
   host?: string;
 }
 
-const WIRES: readonly Wire[] = [anthropicWire, openaiWire];
+const WIRES: readonly Wire[] = [anthropicWire, openaiWire, openaiResponsesWire];
 
 interface Waiter {
   count: number;

@@ -1,5 +1,5 @@
 /**
- * Helpers shared by the two wire protocols of the scripted model server: a response sink
+ * Helpers shared by the wire protocols of the scripted model server: a response sink
  * that stops writing once the client has gone, chunking, ids and token estimates.
  */
 import { randomBytes } from "node:crypto";

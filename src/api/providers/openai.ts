@@ -3,18 +3,15 @@
  * chosen by base URL (OpenRouter, Ollama, LM Studio, vLLM, DeepSeek, llama.cpp). The SDK never
  * retries: retrying is the Task's business.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromOpenAi } from "../cost.js";
 import { ApiError } from "../errors.js";
 import { pricesFor } from "../model-info.js";
 import type { ApiMessage, ApiStreamChunk, ToolSpec } from "../types.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-format.js";
+import { createOpenAiClient, openAiServerName } from "./openai-client.js";
 import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
-
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
-/** The SDK refuses an empty key, and local servers ignore whatever is sent. */
-const PLACEHOLDER_KEY = "not-needed";
 
 /** Fields compatible servers add to a delta: DeepSeek/vLLM `reasoning_content`, OpenRouter/Ollama `reasoning`. */
 type Delta = OpenAI.ChatCompletionChunk.Choice.Delta & {
@@ -26,17 +23,8 @@ export class OpenAiHandler extends StreamingApiHandler<OpenAI.ChatCompletionChun
   private readonly client: OpenAI;
 
   constructor(config: ResolvedConfiguration) {
-    const baseURL = config.baseUrl ?? DEFAULT_BASE_URL;
-    super(config, config.baseUrl ? `OpenAI-compatible server at ${new URL(baseURL).host}` : "OpenAI");
-    this.client = new OpenAI({
-      apiKey: config.apiKey ?? PLACEHOLDER_KEY,
-      baseURL,
-      // Explicit nulls keep the SDK from picking up OPENAI_* variables of the environment.
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      ...(config.requestTimeoutMs ? { timeout: config.requestTimeoutMs } : {}),
-    });
+    super(config, openAiServerName(config));
+    this.client = createOpenAiClient(config);
   }
 
   protected prepare(

@@ -125,7 +125,8 @@ export class WebviewSession implements ControllerListener {
     const contextWindowOverride = api.contextWindowOverride ? api.contextWindowOverride : undefined;
     const baseUrl = api.baseUrl?.trim() || undefined;
     const modelId = api.modelId?.trim() || undefined;
-    this.controller.updateApiConfiguration({ ...api, apiKey, baseUrl, modelId, thinkingBudgetTokens, contextWindowOverride });
+    const openAiApi = api.openAiApi === "auto" ? undefined : api.openAiApi;
+    this.controller.updateApiConfiguration({ ...api, apiKey, baseUrl, modelId, thinkingBudgetTokens, contextWindowOverride, openAiApi });
     return true;
   }
 

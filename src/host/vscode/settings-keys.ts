@@ -4,7 +4,7 @@
  * hand, so every value read is checked; a bad one falls back to its default and is reported.
  * Changes from the webview are checked too, and a bad one is refused with a clear error.
  */
-import type { ApiSettings, ProviderId } from "../../shared/protocol";
+import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, DEFAULT_AUTO_APPROVAL, type AgentSettings, type AutoApprovalSettings } from "../../shared/settings";
 
 /** Reads one key below `tandem.` (the effective value, defaults included). */
@@ -22,6 +22,7 @@ export type ConfigEntry = readonly [key: string, value: unknown];
 export const AUTO_APPROVE_PREFIX = "autoApprove.";
 const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai"];
 const TOOL_CALL_MODES: readonly AgentSettings["toolCallMode"][] = ["xml", "native"];
+const OPENAI_APIS: readonly OpenAiApiSetting[] = ["auto", "chat", "responses"];
 const MISTAKE_LIMIT_MAX = 100;
 
 /** A setting that could not be used; the message names it. */
@@ -35,6 +36,8 @@ const isBoolean: Check<boolean> = (v) => (typeof v === "boolean" ? v : undefined
 const isMistakeLimit: Check<number> = (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MISTAKE_LIMIT_MAX ? (v as number) : undefined);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
 const isProvider: Check<ProviderId> = (v) => PROVIDERS.find((p) => p === v);
+/** "auto" (the default) is stored as no setting at all. */
+const isOpenAiApi: Check<OpenAiApiSetting | null> = (v) => (v === undefined || v === null || v === "auto" ? null : OPENAI_APIS.find((a) => a === v));
 const isStringList: Check<string[]> = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === "string") ? v.map((item: string) => item.trim()).filter(Boolean) : undefined;
 /** Optional text: empty means unset. */
@@ -48,6 +51,7 @@ const EXPECTED = {
   mistakeLimit: `a whole number from 1 to ${MISTAKE_LIMIT_MAX}`,
   toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
   provider: `one of ${PROVIDERS.join(", ")}`,
+  openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
   stringList: "a list of strings",
   optionalText: "a string",
   optionalCount: "a positive whole number (or empty)",
@@ -94,10 +98,12 @@ export function readApiSettings(get: ConfigReader): ReadResult<ApiSettings> {
   const modelId = r.read("modelId", isOptionalText, null, EXPECTED.optionalText);
   const contextWindowOverride = r.read("contextWindowOverride", isOptionalCount, null, EXPECTED.optionalCount);
   const thinkingBudgetTokens = r.read("thinkingBudgetTokens", isOptionalCount, null, EXPECTED.optionalCount);
+  const openAiApi = r.read("openAiApi", isOpenAiApi, null, EXPECTED.openAiApi);
   if (baseUrl !== null) value.baseUrl = baseUrl;
   if (modelId !== null) value.modelId = modelId;
   if (contextWindowOverride !== null) value.contextWindowOverride = contextWindowOverride;
   if (thinkingBudgetTokens !== null) value.thinkingBudgetTokens = thinkingBudgetTokens;
+  if (openAiApi !== null) value.openAiApi = openAiApi;
   return { value, problems: r.problems };
 }
 
@@ -145,6 +151,7 @@ const API_KEYS: Readonly<Record<keyof ApiSettings, { key: string; check: Check<u
   modelId: { key: "modelId", check: isOptionalText, expected: EXPECTED.optionalText },
   contextWindowOverride: { key: "contextWindowOverride", check: isOptionalCount, expected: EXPECTED.optionalCount },
   thinkingBudgetTokens: { key: "thinkingBudgetTokens", check: isOptionalCount, expected: EXPECTED.optionalCount },
+  openAiApi: { key: "openAiApi", check: isOpenAiApi, expected: EXPECTED.openAiApi },
 };
 
 /** Optional settings that are cleared are removed from settings.json (undefined), not stored as null. */

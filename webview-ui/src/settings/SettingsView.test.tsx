@@ -98,4 +98,16 @@ describe("settings view", () => {
     fireEvent(select, new Event("change"));
     expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { provider: "openai" } }]);
   });
+
+  it("offers the OpenAI API choice only for OpenAI, showing Automatic when unset", async () => {
+    const { unmount } = openSettings();
+    expect(screen.queryByLabelText("OpenAI API")).toBeNull();
+    unmount();
+    const panel = openSettings(makeSettings({ api: { provider: "openai", modelId: "gpt-test" } }));
+    const select = screen.getByLabelText("OpenAI API") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe("auto"));
+    select.value = "responses";
+    fireEvent(select, new Event("change"));
+    expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { openAiApi: "responses" } }]);
+  });
 });

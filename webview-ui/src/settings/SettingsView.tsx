@@ -1,5 +1,5 @@
 import { VscodeButton, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
-import type { ApiSettings, ProviderId, WebviewSettings } from "../../../src/shared/protocol";
+import type { ApiSettings, OpenAiApiSetting, ProviderId, WebviewSettings } from "../../../src/shared/protocol";
 import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
 import { useExtensionState, usePost } from "../use-extension-state";
 import { ApiKeyField } from "./ApiKeyField";
@@ -54,6 +54,19 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
           validate={checkUrl}
           onCommit={(baseUrl) => updateApi({ baseUrl })}
         />
+        {api.provider === "openai" && (
+          <Field label="OpenAI API" help="Automatic: the Responses API for GPT-6 and GPT-5.4+ on OpenAI itself, Chat Completions elsewhere.">
+            <VscodeSingleSelect
+              aria-label="OpenAI API"
+              value={api.openAiApi ?? "auto"}
+              onChange={(event) => updateApi({ openAiApi: (event.target as HTMLSelectElement).value as OpenAiApiSetting })}
+            >
+              <VscodeOption value="auto">Automatic</VscodeOption>
+              <VscodeOption value="chat">Chat Completions</VscodeOption>
+              <VscodeOption value="responses">Responses</VscodeOption>
+            </VscodeSingleSelect>
+          </Field>
+        )}
         <ModelPicker provider={api.provider} modelId={api.modelId} models={settings.models} />
         <TextSetting
           label="Context window override (tokens)"
