@@ -58,6 +58,18 @@ describe("Responses API answers", () => {
     expect(result.chunks.findLastIndex((c) => c.type === "reasoning")).toBeLessThan(result.chunks.findIndex((c) => c.type === "text"));
   });
 
+  it("goes on without reasoning summaries when the organisation is not verified for them, and does not ask again", async () => {
+    server.enqueue({ kind: "fault", fault: "bad_request", flavor: "unverified_org" }, { thinking: { text: "hidden" }, text: "First." }, { text: "Second." });
+    const responses = handler();
+    const first = await drain(responses.createMessage("", HELLO));
+    expect(first.error).toBeUndefined();
+    expect(first.text).toBe("First.");
+    expect(first.reasoning).toBe("");
+    const second = await drain(responses.createMessage("", HELLO));
+    expect(second.text).toBe("Second.");
+    expect(server.requests.map((r) => (r.body.reasoning as { summary?: string } | undefined)?.summary ?? null)).toEqual(["auto", null, null]);
+  });
+
   it("yields tool call fragments that assemble into whole calls with their ids, names and JSON input", async () => {
     const input = { path: "src/app.ts", options: { lines: [1, 40], note: 'ünïcödé "quoted"' } };
     server.enqueue({

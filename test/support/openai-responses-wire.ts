@@ -24,6 +24,7 @@ import {
   answerChars,
   estimateTokens,
   randomId,
+  sendJson,
   resolveUsage,
   splitIntoChunks,
   type ResolvedUsage,
@@ -226,6 +227,15 @@ async function streamFault(res: ServerResponse, turn: FaultTurn & { fault: Strea
   }
 }
 
+/** OpenAI's answer when an organisation that is not verified asks for reasoning summaries. */
+const UNVERIFIED_ORG = {
+  message:
+    "Your organization must be verified to generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.",
+  type: "invalid_request_error",
+  param: "reasoning.summary",
+  code: "unsupported_value",
+};
+
 export const openaiResponsesWire: Wire = {
   protocol: "openai-responses",
   path: "/v1/responses",
@@ -237,6 +247,7 @@ export const openaiResponsesWire: Wire = {
       return fail(writer, CONTEXT_OVERFLOW);
     }
     if (isStreamFault(turn.fault)) return streamFault(res, { ...turn, fault: turn.fault }, request);
+    if (turn.fault === "bad_request" && turn.flavor === "unverified_org") return sendJson(res, 400, { error: UNVERIFIED_ORG });
     return sendOpenAiHttpFault(res, { ...turn, fault: turn.fault }, request, "input");
   },
   // Errors outside a script turn look the same on both OpenAI endpoints.

@@ -39,8 +39,8 @@ function checkFault(where: string, turn: Record<string, unknown>): void {
   }
   checkType(`${where}.retryAfter`, turn.retryAfter, "number");
   checkType(`${where}.text`, turn.text, "string");
-  if (turn.flavor !== undefined && turn.flavor !== "openai" && turn.flavor !== "openrouter") {
-    throw new Error(`${where}.flavor must be "openai" or "openrouter", got ${JSON.stringify(turn.flavor)}`);
+  if (turn.flavor !== undefined && turn.flavor !== "openai" && turn.flavor !== "openrouter" && turn.flavor !== "unverified_org") {
+    throw new Error(`${where}.flavor must be "openai", "openrouter" or "unverified_org", got ${JSON.stringify(turn.flavor)}`);
   }
 }
 

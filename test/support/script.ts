@@ -73,9 +73,10 @@ export interface FaultTurn {
   /**
    * For context_window_exceeded on the OpenAI endpoints: which real error to send.
    * "openai" (default) or "openrouter" (a 400 on both endpoints). The Anthropic endpoint
-   * always sends Anthropic's.
+   * always sends Anthropic's. For bad_request on the Responses endpoint, "unverified_org" sends
+   * OpenAI's refusal of reasoning summaries to an organisation that is not verified.
    */
-  flavor?: "openai" | "openrouter";
+  flavor?: "openai" | "openrouter" | "unverified_org";
 }
 
 export type ScriptTurn = AnswerTurn | FaultTurn;

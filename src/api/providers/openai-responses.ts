@@ -18,6 +18,8 @@ type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
 
 export class OpenAiResponsesHandler extends StreamingApiHandler<StreamEvent> {
   private readonly client: OpenAI;
+  /** Turned off for good once the organisation is refused reasoning summaries. */
+  private askForSummaries = true;
 
   constructor(config: ResolvedConfiguration) {
     super(config, openAiServerName(config));
@@ -30,14 +32,28 @@ export class OpenAiResponsesHandler extends StreamingApiHandler<StreamEvent> {
     tools: readonly ToolSpec[] | undefined,
   ): ProviderRequest<StreamEvent> {
     if (messages.length === 0) throw new ApiError("bad_request", `${this.providerName}: there is no message to send.`);
-    const params = this.buildParams(systemPrompt, messages, tools);
+    const params = () => this.buildParams(systemPrompt, messages, tools);
     return {
-      open: (signal) => this.client.responses.create(params, { signal }),
+      open: (signal) => this.openStream(params, signal),
       // A cut-off answer (`response.incomplete`, e.g. max_output_tokens) still ends normally, as
       // chat.completions' finish_reason "length" does: the Task judges what arrived.
       isEndMarker: (event) => event.type === "response.completed" || event.type === "response.incomplete",
       read: (event) => this.read(event),
     };
+  }
+
+  /**
+   * OpenAI gives reasoning summaries only to verified organisations and answers 400 to the rest.
+   * Summaries are nice to have, not worth a failed task: ask once, then go on without them.
+   */
+  private async openStream(params: () => OpenAI.Responses.ResponseCreateParamsStreaming, signal: AbortSignal) {
+    try {
+      return await this.client.responses.create(params(), { signal });
+    } catch (error) {
+      if (!this.askForSummaries || !refusesReasoningSummaries(error)) throw error;
+      this.askForSummaries = false;
+      return this.client.responses.create(params(), { signal });
+    }
   }
 
   private buildParams(
@@ -61,7 +77,7 @@ export class OpenAiResponsesHandler extends StreamingApiHandler<StreamEvent> {
       store: false,
       ...(tools && tools.length > 0 ? { tools: toResponsesTools(tools) } : {}),
       // Summaries are what the Responses API shows of the reasoning; the effort stays the model's default.
-      ...(info.thinking === "none" ? {} : { reasoning: { summary: "auto" } }),
+      ...(info.thinking !== "none" && this.askForSummaries ? { reasoning: { summary: "auto" } } : {}),
       // Reasoning models refuse a temperature at their default effort; see openai.ts.
       ...(info.supportsTemperature ? { temperature: 0 } : {}),
     };
@@ -125,6 +141,10 @@ export class OpenAiResponsesHandler extends StreamingApiHandler<StreamEvent> {
     const body = { message: error.message, code: error.code ?? null, param: error.param ?? null, type: errorTypeOf(error.code) };
     return classifyError(new OpenAI.APIError(undefined, body, error.message, undefined), { provider: this.providerName });
   }
+}
+
+function refusesReasoningSummaries(error: unknown): boolean {
+  return error instanceof OpenAI.APIError && error.status === 400 && error.param === "reasoning.summary";
 }
 
 /**
