@@ -19,6 +19,8 @@ Options:
   --model ID                    model id (default: the provider's default model)
   --base-url URL                API endpoint (also ANTHROPIC_BASE_URL / OPENAI_BASE_URL)
   --native-tools                use the provider's native tool calls instead of XML in the text
+  --openai-api chat|responses   which OpenAI API to call (default: Responses for GPT-6 and
+                                GPT-5.4+ on OpenAI itself, Chat Completions elsewhere)
   --yolo                        approve every tool without asking
   --cwd DIR                     workspace folder (default: the current folder)
   --storage DIR                 where task histories are saved (default: none)
@@ -37,6 +39,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       model: { type: "string" },
       "base-url": { type: "string" },
       "native-tools": { type: "boolean", default: false },
+      "openai-api": { type: "string" },
       yolo: { type: "boolean", default: false },
       cwd: { type: "string" },
       storage: { type: "string" },
@@ -52,11 +55,15 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (provider !== "anthropic" && provider !== "openai") {
     throw new Error(`Unknown provider "${provider}": use anthropic or openai.`);
   }
+  const openAiApi = values["openai-api"];
+  if (openAiApi !== undefined && openAiApi !== "chat" && openAiApi !== "responses") {
+    throw new Error(`Unknown OpenAI API "${openAiApi}": use chat or responses.`);
+  }
   const apiKey = provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
   const baseUrl = values["base-url"] ?? (provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
   return {
     task,
-    api: { provider, apiKey, baseUrl, modelId: values.model },
+    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}) },
     yolo: values.yolo,
     json: values.json,
     cwd: values.cwd ?? process.cwd(),
