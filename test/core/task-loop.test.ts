@@ -408,6 +408,9 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     const last = JSON.stringify(history.at(-1));
     expect(last).toContain("the person did not cancel the task");
     expect(last).not.toContain("interrupted by user");
+    // Nobody answered the question: its row stays as it was shown before the window went away.
+    const question = (await stored.loadChatMessages()).find((m) => m.type === "ask" && m.ask === "tool");
+    expect(question && "outcome" in question).toBe(false);
   });
 
   it("while waiting for an approval", async () => {

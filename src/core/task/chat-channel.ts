@@ -93,17 +93,21 @@ export class ChatChannel {
     return this.pendingAsk !== undefined;
   }
 
-  /** On cancel: the open question resolves "no" at once. */
-  cancelPendingAsk(): void {
-    this.close({ type: "no" }, "cancelled");
+  /**
+   * On cancel: the open question resolves "no" at once. `recordCancel` false (the host is going
+   * away) leaves its row as it was: nobody answered it, and the next window shows it unchanged.
+   */
+  cancelPendingAsk(recordCancel = true): void {
+    this.close({ type: "no" }, recordCancel ? "cancelled" : undefined);
   }
 
   /** Resolves the open question and records on its row how it ended (the row says "rejected", say). */
-  private close(response: AskResponse, outcome: AskOutcome): boolean {
+  private close(response: AskResponse, outcome: AskOutcome | undefined): boolean {
     const pending = this.pendingAsk;
     if (!pending) return false;
     this.pendingAsk = undefined;
     pending.resolve(response);
+    if (outcome === undefined) return true;
     this.withStateLock(() => {
       this.messages.update(pending.ts, (m) => {
         if (m.type === "ask") m.outcome = outcome;

@@ -191,7 +191,7 @@ export class Task {
     this.abortController.abort();
     this.params.api.abort();
     this.textThrottle.cancel();
-    this.chat.cancelPendingAsk();
+    this.chat.cancelPendingAsk(reason !== "shutdown");
   }
 
   // ---------------------------------------------------------------- rounds

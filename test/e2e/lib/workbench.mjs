@@ -83,9 +83,18 @@ export function tandemWebview(page) {
 export async function openTandemView(page) {
   const tab = tandemTab(page);
   await tab.waitFor({ timeout: WORKBENCH_TIMEOUT });
-  await tab.click();
+  // Clicking the icon of the container already shown hides the side bar: after a reload the
+  // workbench may have restored Tandem's view by itself, so click only when it is not shown.
+  if ((await tab.getAttribute("aria-selected")) !== "true") await tab.click();
   const webview = tandemWebview(page);
-  await webview.locator("body", { hasText: /\S/ }).waitFor({ state: "visible", timeout: WORKBENCH_TIMEOUT });
+  const shown = webview.locator("body", { hasText: /\S/ });
+  try {
+    await shown.waitFor({ state: "visible", timeout: 15_000 });
+  } catch {
+    // The restore may have finished between the look and the click, and the click hid it.
+    if ((await tab.getAttribute("aria-selected")) !== "true") await tab.click();
+    await shown.waitFor({ state: "visible", timeout: WORKBENCH_TIMEOUT });
+  }
   return webview;
 }
 
