@@ -63,6 +63,11 @@ describe("row contents", () => {
     expect(container.querySelectorAll(".diff-marker")).toHaveLength(3);
   });
 
+  it("says a task was interrupted once, then asks to resume", () => {
+    const { container } = renderRow(ask("resume_task", 1, { text: "This task was interrupted. Resume it?" }));
+    expect(container.textContent).toBe("This task was interruptedResume it?");
+  });
+
   it("says what became of an answered tool question", () => {
     const write = { tool: { tool: "write_to_file", path: "b.txt", content: "x" } } as const;
     const rows: [Parameters<typeof ask>[2], string][] = [
