@@ -9,6 +9,7 @@ import { setRipgrepPath } from "../task/tools/search-files-rg";
 import type { TaskOutcome } from "../task";
 import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
+import { errorText } from "../util/error-text";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -236,6 +237,3 @@ export class WebviewSession implements ControllerListener {
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -11,6 +11,7 @@ import { isWithin } from "../task/tools/paths";
 import type { PathGuard } from "../task/tools/types";
 import { compileIgnoreRules } from "./ignore-rules";
 import { looksLikeSecretFile } from "./secret-files";
+import { errorText } from "../util/error-text";
 
 export { mentionsIgnoredPath } from "./mentions-ignored-path";
 
@@ -124,7 +125,7 @@ export class IgnoreController implements PathGuard {
     clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.reload().catch((error: unknown) => {
-        this.options.onWarning?.(`Could not reload the ignore files: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.onWarning?.(`Could not reload the ignore files: ${errorText(error)}`);
       });
     }, this.options.debounceMs ?? 100);
     this.debounce.unref();

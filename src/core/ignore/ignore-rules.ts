@@ -3,6 +3,7 @@
  * package cannot handle is reported and skipped instead of breaking every other rule.
  */
 import ignore, { type Ignore } from "ignore";
+import { errorText } from "../util/error-text";
 
 export interface CompiledRules {
   readonly rules: Ignore;
@@ -20,7 +21,7 @@ export function compileIgnoreRules(text: string, source: string): CompiledRules 
       ignore().add(line).ignores("probe");
       rules.add(line);
     } catch (error) {
-      problems.push(`${source}:${index + 1}: skipped "${line}" (${error instanceof Error ? error.message : String(error)})`);
+      problems.push(`${source}:${index + 1}: skipped "${line}" (${errorText(error)})`);
     }
   });
   return { rules, problems };

@@ -17,7 +17,6 @@ interface Watched {
   readonly command: string;
   /** Output since the last report. */
   output: OutputBuffer;
-  hasOutput: boolean;
   ended: string | undefined;
 }
 
@@ -27,13 +26,11 @@ export class BackgroundCommands {
   constructor(private readonly limits?: OutputLimits) {}
 
   watch(command: string): BackgroundCommandFeed {
-    const entry: Watched = { command, output: new OutputBuffer(this.limits), hasOutput: false, ended: undefined };
+    const entry: Watched = { command, output: new OutputBuffer(this.limits), ended: undefined };
     this.watched.push(entry);
     return {
       append: (text) => {
-        if (entry.ended !== undefined || !text) return;
-        entry.output.append(text);
-        entry.hasOutput = true;
+        if (entry.ended === undefined) entry.output.append(text);
       },
       end: (how) => {
         entry.ended ??= how;
@@ -46,13 +43,12 @@ export class BackgroundCommands {
    * none. Ended commands are reported once and then forgotten.
    */
   takeReport(): string | undefined {
-    const news = this.watched.filter((w) => w.hasOutput || w.ended !== undefined);
+    const news = this.watched.filter((w) => !w.output.isBlank || w.ended !== undefined);
     if (news.length === 0) return undefined;
     const parts = news.map((w) => {
       const state = w.ended === undefined ? `Command \`${w.command}\` is still running.` : `Command \`${w.command}\` has ended. ${w.ended}`;
-      const output = w.hasOutput && !w.output.isBlank ? `New output:\n${w.output.render()}` : "No new output.";
+      const output = w.output.isBlank ? "No new output." : `New output:\n${w.output.render()}`;
       w.output = new OutputBuffer(this.limits);
-      w.hasOutput = false;
       return `${state}\n${output}`;
     });
     this.watched = this.watched.filter((w) => w.ended === undefined);

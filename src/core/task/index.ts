@@ -20,6 +20,7 @@ import { ToolExecutor } from "./tool-executor";
 import { toolGrammar, toolSpecs } from "./tools/registry";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { TaskStorage } from "../storage/task-storage";
+import { errorText } from "../util/error-text";
 
 
 /** Saves the workspace before the next round (checkpoints plug in here later). */
@@ -169,7 +170,7 @@ export class Task {
     } catch (error) {
       if (!(error instanceof TaskAbortedError)) {
         this.outcome = "failed";
-        await this.say("error", `Tandem stopped unexpectedly: ${errorMessage(error)}`);
+        await this.say("error", `Tandem stopped unexpectedly: ${errorText(error)}`);
       }
     }
     if (this.state.abort) this.outcome = "aborted";
@@ -310,7 +311,7 @@ export class Task {
 
     if (this.state.abort) return this.keepInterruptedAnswer(answer, requestTs);
     if (failure !== undefined && !(failure instanceof RequestStopped)) {
-      const apiError = failure instanceof ApiError ? failure : new ApiError("unknown", errorMessage(failure), { cause: failure });
+      const apiError = failure instanceof ApiError ? failure : new ApiError("unknown", errorText(failure), { cause: failure });
       // A tool already changed the world this round: keep what we have instead of replaying it.
       const hasCompleteTool = this.state.assistantMessageContent.some((b) => b.type === "tool_use" && !b.partial);
       if (!this.state.didRunToolThisRound && !hasCompleteTool) {
@@ -362,7 +363,7 @@ export class Task {
         first = await stream.next();
       } catch (error) {
         if (this.state.abort) throw new TaskAbortedError();
-        const apiError = isApiError(error) ? error : new ApiError("unknown", errorMessage(error), { cause: error });
+        const apiError = isApiError(error) ? error : new ApiError("unknown", errorText(error), { cause: error });
         const decision = await this.retrier.beforeFirstChunk(apiError, requestTs);
         if (decision === "retry") continue;
         throw new RequestStopped();
@@ -455,17 +456,17 @@ export class Task {
 
   /** Cancelled mid-answer: keep what arrived, marked as interrupted, so history stays whole. */
   private async keepInterruptedAnswer(answer: AnswerAssembler, requestTs: number): Promise<never> {
+    const shutdown = this.state.abortReason === "shutdown";
     await this.textThrottle.flush();
     await this.updateRequest(requestTs, (info) => (info.outcome = info.outcome ?? "cancelled"));
     await this.withStateLock(() => {
       for (const message of this.messages.chatMessages) {
         if (message.partial) this.messages.update(message.ts, (m) => (m.partial = false));
       }
-      const shutdown = this.state.abortReason === "shutdown";
       answer.note = shutdown ? formatResponse.interruptedByShutdown() : formatResponse.interruptedByUser();
       this.messages.addApiMessage(answer.toInterruptedApiMessage());
     });
-    await this.say("info", this.state.abortReason === "shutdown" ? "Interrupted: the window closed or reloaded." : "Task cancelled.");
+    await this.say("info", shutdown ? "Interrupted: the window closed or reloaded." : "Task cancelled.");
     throw new TaskAbortedError();
   }
 
@@ -529,7 +530,7 @@ export class Task {
   }
 
   private async reportInternalError(error: unknown): Promise<void> {
-    this.params.host.window.notify("error", `Tandem: ${errorMessage(error)}`);
+    this.params.host.window.notify("error", `Tandem: ${errorText(error)}`);
   }
 }
 
@@ -549,6 +550,3 @@ function toImageBlock(dataUrl: string): ImageBlock {
   return { type: "image", mediaType: match?.[1] ?? "image/png", data: match?.[2] ?? dataUrl };
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

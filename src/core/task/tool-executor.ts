@@ -8,6 +8,7 @@ import { decideApproval } from "./auto-approval";
 import type { BackgroundCommands } from "./background-commands";
 import type { TaskState } from "./task-state";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
+import { errorText } from "../util/error-text";
 
 /** A complete or partial tool call; native calls carry the provider's id. */
 export type ToolCall = ToolUse & { id?: string };
@@ -63,7 +64,7 @@ export class ToolExecutor {
       result = await tool.execute(call.params, this.context());
     } catch (error) {
       if (this.deps.signal.aborted) return;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       if (error instanceof ToolError) return this.modelMistake(call, message);
       await this.deps.say("error", `${call.name} failed: ${message}`);
       return this.pushResult(call, formatResponse.toolError(message));

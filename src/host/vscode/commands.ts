@@ -11,6 +11,7 @@ import type { SessionHolder } from "./session-holder";
 import type { VscodeSettingsStore } from "./settings-store";
 import { hasWorkspaceFolder, NO_FOLDER_MESSAGE } from "./vscode-host";
 import type { ChatViewProvider } from "./webview-provider";
+import { errorText } from "../../core/util/error-text";
 
 export interface CommandDeps {
   readonly view: ChatViewProvider;
@@ -37,7 +38,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await handler();
       } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
+        const text = errorText(error);
         deps.log.error(`${id} failed: ${text}`);
         void vscode.window.showErrorMessage(`Tandem: ${text}`);
       }

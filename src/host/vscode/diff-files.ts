@@ -44,9 +44,6 @@ export async function closeTabs(tabs: vscode.Tab[], what: string, log: vscode.Lo
   if (tabs.length > 0 && !(await vscode.window.tabGroups.close(tabs, true))) log.warn(`${what} did not close.`);
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function allTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((group) => group.tabs);

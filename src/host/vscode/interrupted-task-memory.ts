@@ -5,6 +5,7 @@
  */
 import type * as vscode from "vscode";
 import type { ToWebviewMessage } from "../../shared/protocol";
+import { errorText } from "../../core/util/error-text";
 
 const KEY = "tandem.interruptedTaskId";
 
@@ -49,7 +50,7 @@ export class InterruptedTaskMemory {
   private write(id: string | undefined): void {
     if (this.remembered() === id) return;
     this.state.update(KEY, id).then(undefined, (error: unknown) => {
-      this.warn(`Could not remember the running task for a window reload: ${error instanceof Error ? error.message : String(error)}`);
+      this.warn(`Could not remember the running task for a window reload: ${errorText(error)}`);
     });
   }
 }

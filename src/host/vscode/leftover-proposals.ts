@@ -7,7 +7,8 @@
  */
 import * as vscode from "vscode";
 import { closeProposal } from "./diff-session";
-import { diffSidesWithScheme, errorText } from "./diff-files";
+import { errorText } from "../../core/util/error-text";
+import { diffSidesWithScheme } from "./diff-files";
 import { PROPOSAL_SCHEME, type ProposalFileSystem } from "./proposal-files";
 
 /** Never throws: a tab that will not close is logged and left to the person. */

@@ -4,19 +4,18 @@
  * in the query), so VS Code never shows a cached text from an earlier edit of the same file, nor
  * mixes this host's views with tabs an earlier host left behind.
  */
-import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
+import { HostScopedIds } from "./host-scoped-ids";
 
 export const ORIGINAL_SCHEME = "tandem-original";
 
 export class OriginalContentProvider implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
-  private readonly hostId = randomUUID().slice(0, 8);
-  private counter = 0;
+  private readonly ids = new HostScopedIds();
 
   /** The path stays in the URI so the editor picks the language (and title) from the file name. */
   add(absolutePath: string, text: string): vscode.Uri {
-    const id = `${this.hostId}-${++this.counter}`;
+    const id = this.ids.next();
     this.texts.set(id, text);
     return vscode.Uri.file(absolutePath).with({ scheme: ORIGINAL_SCHEME, query: id });
   }

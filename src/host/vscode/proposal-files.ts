@@ -5,8 +5,8 @@
  * proposal into this memory, and a crash or reload leaves no half-approved file behind.
  * Saving a proposal with Ctrl+S keeps the person's edits here until Tandem writes the real file.
  */
-import { randomUUID } from "node:crypto";
 import * as vscode from "vscode";
+import { HostScopedIds } from "./host-scoped-ids";
 
 export const PROPOSAL_SCHEME = "tandem-proposal";
 
@@ -21,12 +21,11 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
   /** Keeps this host's URIs apart from those an earlier host left in restored tabs. */
-  private readonly hostId = randomUUID().slice(0, 8);
-  private counter = 0;
+  private readonly ids = new HostScopedIds();
 
   /** A new proposal of the file at `absolutePath`, holding `text`; the path stays so the editor picks the language. */
   create(absolutePath: string, text: string): vscode.Uri {
-    const uri = vscode.Uri.file(absolutePath).with({ scheme: PROPOSAL_SCHEME, query: `${this.hostId}-${++this.counter}` });
+    const uri = vscode.Uri.file(absolutePath).with({ scheme: PROPOSAL_SCHEME, query: this.ids.next() });
     const now = Date.now();
     this.files.set(uri.toString(), { data: new TextEncoder().encode(text), ctime: now, mtime: now });
     return uri;
@@ -34,7 +33,7 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
 
   /** True for a proposal this host made; false for one an earlier host left in a restored tab. */
   isOwn(uri: vscode.Uri): boolean {
-    return uri.scheme === PROPOSAL_SCHEME && uri.query.startsWith(`${this.hostId}-`);
+    return uri.scheme === PROPOSAL_SCHEME && this.ids.isOwn(uri.query);
   }
 
   /** Forgets a proposal once its view is closed. */

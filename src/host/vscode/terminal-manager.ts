@@ -23,7 +23,7 @@ export interface TerminalManagerOptions {
 }
 
 const TERMINAL_NAME = "Tandem";
-/** Waits for integration that ended without it, in a row, before commands stop trying terminals. */
+/** Waits for shell integration that timed out in a row before commands stop trying terminals. */
 const MISSES_BEFORE_GIVING_UP = 2;
 
 /** A terminal Tandem opened. */

@@ -9,6 +9,7 @@ import { NodeTerminal } from "../node/node-terminal";
 import { VscodeDiffView } from "./diff-view";
 import { Disposable } from "./dispose";
 import { VscodeTerminalHost } from "./terminal-manager";
+import { errorText } from "../../core/util/error-text";
 
 export const NO_FOLDER_MESSAGE = "Tandem works in a folder: open a folder (File › Open Folder…) and try again.";
 
@@ -72,6 +73,6 @@ export async function openWorkspaceFile(filePath: string): Promise<void> {
   try {
     await vscode.window.showTextDocument(vscode.Uri.file(absolute), { preview: true });
   } catch (error) {
-    throw new Error(`Could not open ${filePath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Could not open ${filePath}: ${errorText(error)}`, { cause: error });
   }
 }

@@ -14,6 +14,7 @@ import { InterruptedTaskMemory, type TaskMemento } from "./interrupted-task-memo
 import type { SessionHolder } from "./session-holder";
 import { buildMissingBuildHtml, buildWebviewHtml } from "./webview-html";
 import { WebviewOutbox } from "./webview-outbox";
+import { errorText } from "../../core/util/error-text";
 
 export const CHAT_VIEW_ID = "tandem.chatView";
 
@@ -97,7 +98,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         if (message.type === "ready") this.outbox.flushWaiting();
         if (message.type === "ready") await this.reopenInterruptedTask(session);
       } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
+        const text = errorText(error);
         this.log.error(`Handling "${message.type}" from the chat panel failed: ${text}`);
         void vscode.window.showErrorMessage(`Tandem: ${text}`);
       }

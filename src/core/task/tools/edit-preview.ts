@@ -9,6 +9,7 @@
  */
 import type { DiffSession } from "../../../host/bridge";
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from "./types";
+import { errorText } from "../../util/error-text";
 
 interface Preview {
   /** The file's text before the edit (undefined: a new file), read once per call. */
@@ -168,6 +169,3 @@ export function describeSavedEdit(relative: string, saved: { personEdits?: strin
   return parts.join("\n\n");
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -8,6 +8,7 @@ import type { CommandExit, RunningCommand } from "../../../host/bridge";
 import type { AskResponse } from "../../../shared/messages";
 import { DEFAULT_OUTPUT_LIMITS, OutputBuffer, type OutputLimits } from "./output-buffer";
 import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
+import { errorText } from "../../util/error-text";
 
 export interface ExecuteCommandOptions {
   /** How long a command runs before the person is offered to let it go on in the background. */
@@ -256,7 +257,7 @@ class ChatOutput {
     this.flush(true);
     this.background = true;
     const report = (error: unknown) =>
-      this.ctx.host.window.notify("error", `Tandem: showing the output of "${command}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.ctx.host.window.notify("error", `Tandem: showing the output of "${command}" failed: ${errorText(error)}`);
     completion
       .then(async (exit) => {
         await this.close();

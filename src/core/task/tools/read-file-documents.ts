@@ -6,6 +6,7 @@
 import { readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { ToolError } from "./types";
+import { errorText } from "../../util/error-text";
 
 export type DocumentKind = "pdf" | "docx" | "ipynb";
 
@@ -68,7 +69,7 @@ export async function extractPdfText(data: Uint8Array, label: string, signal: Ab
 
 function pdfError(error: unknown, label: string): ToolError {
   const name = error instanceof Error ? error.name : "";
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (name === "PasswordException") {
     return new ToolError("failed", `${label} is an encrypted PDF that needs a password; its text cannot be read.`);
   }
@@ -84,7 +85,7 @@ async function extractDocxText(data: Buffer, label: string, signal: AbortSignal)
   }
   const mammoth = (await import("mammoth")).default;
   const result = await mammoth.extractRawText({ buffer: data }).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     throw new ToolError("failed", `${label} could not be read as a Word document (${message}); the file may be damaged or not a .docx.`);
   });
   signal.throwIfAborted();

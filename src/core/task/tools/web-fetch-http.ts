@@ -4,6 +4,7 @@
  * into messages the model can act on.
  */
 import { ToolError } from "./types";
+import { errorText } from "../../util/error-text";
 
 export interface OpenedUrl {
   /** Where the last hop landed. */
@@ -107,6 +108,6 @@ export function fetchFailure(error: unknown, taskSignal: AbortSignal, url: URL, 
     return new ToolError("failed", `Fetching ${url.href} timed out after ${Math.round(timeoutMs / 1000)} s.`);
   }
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const detail = cause?.message || cause?.code || (error instanceof Error ? error.message : String(error));
+  const detail = cause?.message || cause?.code || errorText(error);
   return new ToolError("failed", `Could not fetch ${url.href}: ${detail}.`);
 }

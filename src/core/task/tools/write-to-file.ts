@@ -33,7 +33,7 @@ export const writeToFileTool: ToolDefinition = {
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
     assertNotIgnored(ctx.ignore, target.absolute, target.relative);
-    const previewed = ctx.host.diffView ? originalBeforePreview(ctx, target.absolute) : undefined;
+    const previewed = originalBeforePreview(ctx, target.absolute);
     const existing = previewed ? previewed.original : await readExisting(target.absolute);
     let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
     if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);

@@ -1,0 +1,4 @@
+/** What to show of anything thrown: an Error's message, or the value itself as text. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
