@@ -1,11 +1,12 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import { Row } from "./Row";
+import { toolLabel, toolPhase } from "./tool-labels";
 
-/** A shell command, asked for or run. */
+/** A shell command: asked for, then run (or not, and why). */
 export function CommandRow({ message }: { message: ChatMessage }) {
-  const asking = message.type === "ask";
+  const { icon, title } = toolLabel({ tool: "execute_command" }, toolPhase(message));
   return (
-    <Row message={message} icon="terminal" title={asking ? "Tandem wants to run this command" : "Tandem ran this command"}>
+    <Row message={message} icon={icon} title={title}>
       <pre className="command-line">
         <span className="prompt" aria-hidden="true">$ </span>
         {message.text}

@@ -72,7 +72,7 @@ describe("row contents", () => {
     const write = { tool: { tool: "write_to_file", path: "b.txt", content: "x" } } as const;
     const rows: [Parameters<typeof ask>[2], string][] = [
       [write, "Tandem wants to write this file"],
-      [{ ...write, outcome: "yes" }, "Tandem wanted to write this file (approved)"],
+      [{ ...write, outcome: "yes" }, "Tandem wrote this file"],
       [{ ...write, outcome: "no" }, "Tandem wanted to write this file (rejected)"],
       [{ ...write, outcome: "message" }, "Tandem wanted to write this file (rejected, with a message)"],
       [{ ...write, outcome: "cancelled" }, "Tandem wanted to write this file (cancelled)"],

@@ -3,12 +3,12 @@ import type { ChatMessage, ToolMessageInfo } from "../../../src/shared/messages"
 import { usePost } from "../use-extension-state";
 import { NewContentPreview, SearchReplacePreview } from "./DiffPreview";
 import { Row } from "./Row";
-import { isEditTool, toolLabel } from "./tool-labels";
+import { isEditTool, toolLabel, toolPhase } from "./tool-labels";
 
 /** A tool use: its path (click to open) and either a diff preview or an expandable result. */
 export function ToolRow({ message }: { message: ChatMessage }) {
   const tool: ToolMessageInfo = message.tool ?? { tool: "unknown", content: message.text };
-  const label = toolLabel(tool, message.type === "ask", message.type === "ask" ? message.outcome : undefined);
+  const label = toolLabel(tool, toolPhase(message));
   return (
     <Row message={message} icon={label.icon} title={label.title}>
       {tool.path !== undefined && <ToolPath tool={tool} />}

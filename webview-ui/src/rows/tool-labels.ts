@@ -1,8 +1,9 @@
 /**
- * How a tool row introduces itself: asking ("wants to read"), reporting ("read"), or, once a
- * question was answered, what became of it ("wanted to write this file (rejected)").
+ * How a tool row introduces itself. It says what was done only once it was: while the call streams
+ * in and while it waits for the person it "wants to"; once answered, an approval makes it done
+ * ("edited this file") and anything else says what became of it ("wanted to … (rejected)").
  */
-import type { AskOutcome, ToolMessageInfo } from "../../../src/shared/messages";
+import type { ChatMessage, ToolMessageInfo } from "../../../src/shared/messages";
 
 export interface ToolLabel {
   readonly icon: string;
@@ -18,21 +19,32 @@ const LABELS: Record<string, { icon: string; action: string; done: string }> = {
   web_fetch: { icon: "globe", action: "fetch this URL", done: "fetched this URL" },
   write_to_file: { icon: "new-file", action: "write this file", done: "wrote this file" },
   replace_in_file: { icon: "edit", action: "edit this file", done: "edited this file" },
+  execute_command: { icon: "terminal", action: "run this command", done: "ran this command" },
 };
 
-const OUTCOME_NOTES: Record<AskOutcome, string> = {
-  yes: "approved",
+/** What became of a question that did not let the tool run. */
+const NOT_RUN_NOTES = {
   no: "rejected",
   message: "rejected, with a message",
   cancelled: "cancelled",
-};
+} as const;
 
-/** `asking`: the row is a question; `outcome`: how it was answered, if it was. */
-export function toolLabel(tool: ToolMessageInfo, asking: boolean, outcome?: AskOutcome): ToolLabel {
+/** Where a tool message stands: still a proposal, done, or not done (and why). */
+export type ToolPhase = "proposed" | "done" | { readonly notRun: string };
+
+export function toolPhase(message: ChatMessage): ToolPhase {
+  if (message.tool?.cutOff) return { notRun: "cut off before the tool call ended, not run" };
+  if (message.type === "say") return message.partial ? "proposed" : "done";
+  if (message.outcome === undefined) return "proposed";
+  if (message.outcome === "yes") return "done";
+  return { notRun: NOT_RUN_NOTES[message.outcome] };
+}
+
+export function toolLabel(tool: ToolMessageInfo, phase: ToolPhase): ToolLabel {
   const known = LABELS[tool.tool] ?? { icon: "tools", action: `use the tool ${tool.tool}`, done: `used the tool ${tool.tool}` };
-  if (!asking) return { icon: known.icon, title: `Tandem ${known.done}` };
-  if (outcome === undefined) return { icon: known.icon, title: `Tandem wants to ${known.action}` };
-  return { icon: known.icon, title: `Tandem wanted to ${known.action} (${OUTCOME_NOTES[outcome]})` };
+  if (phase === "done") return { icon: known.icon, title: `Tandem ${known.done}` };
+  if (phase === "proposed") return { icon: known.icon, title: `Tandem wants to ${known.action}` };
+  return { icon: known.icon, title: `Tandem wanted to ${known.action} (${phase.notRun})` };
 }
 
 /** Tools whose content is a change to a file, shown as a diff preview rather than a result. */
