@@ -120,11 +120,23 @@ export interface ApiStreamToolCallsChunk {
   argumentsDelta: string;
 }
 
+/**
+ * Why the model stopped, normalised across providers. Sent once, near the end of the stream.
+ * `max_tokens`: the answer hit the output limit, so whatever it was writing is cut off.
+ */
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "content_filter" | "other";
+
+export interface ApiStreamStopChunk {
+  readonly type: "stop";
+  reason: StopReason;
+}
+
 export type ApiStreamChunk =
   | ApiStreamTextChunk
   | ApiStreamReasoningChunk
   | ApiStreamUsageChunk
-  | ApiStreamToolCallsChunk;
+  | ApiStreamToolCallsChunk
+  | ApiStreamStopChunk;
 
 /**
  * One model answer as an async generator. It ends normally only after the provider's own

@@ -60,6 +60,8 @@ export interface ToolMessageInfo {
   content?: string;
   /** True when the path lies outside the workspace. */
   outsideWorkspace?: boolean;
+  /** The answer ended inside this call, so it was not run (the row says so). */
+  cutOff?: boolean;
 }
 
 /** Token and cost accounting of one API request, updated as usage arrives. */
@@ -73,6 +75,8 @@ export interface ApiRequestInfo {
   outcome?: "completed" | "failed" | "cancelled" | "retried";
   /** Provider error message when it failed. */
   error?: string;
+  /** The provider refused the key or the account (HTTP 401/403): the remedy is in the settings. */
+  keyRefused?: boolean;
 }
 
 export interface RetryInfo {
@@ -81,6 +85,8 @@ export interface RetryInfo {
   delaySeconds: number;
   /** What failed, for the person. */
   reason: string;
+  /** Set when the wait is over: the request was sent again, or the task was cancelled first. */
+  outcome?: "retried" | "cancelled";
 }
 
 interface ChatMessageBase {

@@ -115,7 +115,18 @@ describe("Anthropic answers", () => {
     const result = await drain(handler().createMessage("", HELLO));
     expect(result.error).toBeUndefined();
     expect(result.chunks.length).toBeGreaterThan(0);
-    expect(result.chunks.every((c) => c.type === "usage")).toBe(true);
+    expect(result.chunks.every((c) => c.type === "usage" || c.type === "stop")).toBe(true);
+  });
+
+  it.each([
+    ["max_tokens", "max_tokens"],
+    ["end_turn", "end_turn"],
+    ["stop_sequence", "end_turn"],
+    ["refusal", "content_filter"],
+  ] as const)("reports stop_reason %s as the stop reason %s", async (scripted, expected) => {
+    server.enqueue({ text: "cut sho", stopReason: scripted });
+    const result = await drain(handler().createMessage("", HELLO));
+    expect(result.chunks.filter((c) => c.type === "stop")).toEqual([{ type: "stop", reason: expected }]);
   });
 });
 

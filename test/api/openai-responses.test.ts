@@ -114,13 +114,14 @@ describe("Responses API answers", () => {
     expect(result.error).toBeUndefined();
     expect(result.text).toBe("cut sho");
     expect(totalUsage(result.chunks)).toMatchObject({ inputTokens: 40, outputTokens: 9 });
+    expect(result.chunks.filter((c) => c.type === "stop")).toEqual([{ type: "stop", reason: "max_tokens" }]);
   });
 
   it("ends normally on an empty answer", async () => {
     server.enqueue({ kind: "fault", fault: "empty" });
     const result = await drain(handler().createMessage("", HELLO));
     expect(result.error).toBeUndefined();
-    expect(result.chunks.filter((c) => c.type !== "usage")).toEqual([]);
+    expect(result.chunks.filter((c) => c.type !== "usage")).toEqual([{ type: "stop", reason: "end_turn" }]);
   });
 });
 

@@ -100,7 +100,17 @@ describe("OpenAI answers", () => {
     server.enqueue({ kind: "fault", fault: "empty" });
     const result = await drain(handler().createMessage("", HELLO));
     expect(result.error).toBeUndefined();
-    expect(result.chunks.filter((c) => c.type !== "usage")).toEqual([]);
+    expect(result.chunks.filter((c) => c.type !== "usage")).toEqual([{ type: "stop", reason: "end_turn" }]);
+  });
+
+  it.each([
+    ["max_tokens", "max_tokens"],
+    ["end_turn", "end_turn"],
+    ["tool_use", "tool_use"],
+  ] as const)("reports finish_reason for a %s answer as the stop reason %s", async (scripted, expected) => {
+    server.enqueue({ text: "cut sho", stopReason: scripted });
+    const result = await drain(handler().createMessage("", HELLO));
+    expect(result.chunks.filter((c) => c.type === "stop")).toEqual([{ type: "stop", reason: expected }]);
   });
 });
 

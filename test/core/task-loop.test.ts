@@ -269,10 +269,11 @@ describe.each(providers)("a task through %s", (provider) => {
     await expectConsistent(h);
   });
 
-  it("closes a tool block left open at the end of the stream, so presentation finishes", async () => {
-    const h = await open({ provider, answer: approveAll, turns: [{ text: "<attempt_completion>\n<result>Done without closing" }] });
+  it("closes a tool block left open at the end of the stream, so presentation finishes, but does not run it", async () => {
+    const h = await open({ provider, answer: approveAll, turns: [{ text: "<attempt_completion>\n<result>Done without closing" }, completion("Done, closed.")] });
     expect(await h.run("Do it")).toBe("completed");
-    expect(h.messages.some((m) => m.type === "say" && m.say === "completion_result" && m.text === "Done without closing")).toBe(true);
+    expect(h.messages.filter((m) => m.type === "say" && m.say === "completion_result").map((m) => m.text)).toEqual(["Done, closed."]);
+    expect(requestText(h, 1)).toContain("was NOT run");
     await expectConsistent(h);
   });
 });

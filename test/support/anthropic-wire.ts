@@ -144,7 +144,7 @@ async function streamAnswer(res: ServerResponse, turn: AnswerTurn, request: Wire
   for (const call of turn.toolCalls ?? []) {
     await blocks.block(
       { type: "tool_use", id: call.id ?? randomId("toolu_01"), name: call.name, input: {} },
-      JSON.stringify(call.input),
+      (call.argumentsText ?? JSON.stringify(call.input)),
       (partial_json) => ({ type: "input_json_delta", partial_json }),
     );
   }

@@ -165,7 +165,7 @@ async function streamMessageText(writer: EventWriter, text: string, pacing: Paci
 async function streamFunctionCall(writer: EventWriter, call: ScriptedToolCall, pacing: Pacing): Promise<void> {
   const item = { id: randomId("fc_", 48), type: "function_call", call_id: call.id ?? randomId("call_"), name: call.name };
   const index = writer.addItem({ ...item, status: "in_progress", arguments: "" });
-  const args = JSON.stringify(call.input);
+  const args = (call.argumentsText ?? JSON.stringify(call.input));
   const at = { item_id: item.id, output_index: index };
   await streamPieces(writer, args, pacing, (delta) => writer.event("response.function_call_arguments.delta", { ...at, delta }));
   writer.event("response.function_call_arguments.done", { ...at, name: call.name, arguments: args });

@@ -138,7 +138,7 @@ async function streamAnswer(res: ServerResponse, turn: AnswerTurn, request: Wire
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     const id = call.id ?? randomId("call_");
     writer.delta({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] });
-    await streamPieces(writer, JSON.stringify(call.input), turn, (args) => ({
+    await streamPieces(writer, (call.argumentsText ?? JSON.stringify(call.input)), turn, (args) => ({
       tool_calls: [{ index, function: { arguments: args } }],
     }));
   }

@@ -64,6 +64,7 @@ function checkAnswer(where: string, turn: Record<string, unknown>): void {
     checkRequired(`${at}.name`, call.name, "string");
     checkRequired(`${at}.input`, call.input, "object");
     checkType(`${at}.id`, call.id, "string");
+    checkType(`${at}.argumentsText`, call.argumentsText, "string");
   });
 }
 

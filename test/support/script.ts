@@ -17,6 +17,8 @@ export interface ScriptedToolCall {
   id?: string;
   name: string;
   input: Record<string, unknown>;
+  /** Streamed as the arguments instead of `input` as JSON: e.g. JSON that an output limit cut off. */
+  argumentsText?: string;
 }
 
 /** A normal answer. Its parts stream in this order: thinking, redacted thinking, text, tool calls. */

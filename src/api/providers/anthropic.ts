@@ -8,7 +8,7 @@ import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromAnthropic, type NormalisedUsage } from "../cost.js";
 import { ApiError } from "../errors.js";
 import { pricesFor } from "../model-info.js";
-import type { ApiMessage, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
+import type { ApiMessage, ApiStreamChunk, ModelInfo, StopReason, ToolSpec } from "../types.js";
 import { toAnthropicMessages, toAnthropicSystem, toAnthropicThinking, toAnthropicTools } from "./anthropic-format.js";
 import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
 
@@ -75,6 +75,21 @@ export class AnthropicHandler extends StreamingApiHandler<Anthropic.RawMessageSt
   }
 }
 
+function anthropicStopReason(reason: string): StopReason {
+  switch (reason) {
+    case "end_turn":
+    case "stop_sequence":
+      return "end_turn";
+    case "tool_use":
+    case "max_tokens":
+      return reason;
+    case "refusal":
+      return "content_filter";
+    default:
+      return "other";
+  }
+}
+
 /** Turns raw stream events into our chunks; tool calls are numbered 0, 1, … as OpenAI does. */
 class AnthropicEventReader {
   private readonly toolIndexByBlock = new Map<number, number>();
@@ -97,6 +112,7 @@ class AnthropicEventReader {
       case "message_delta":
         // The final output count; input counts repeated here would be counted twice.
         yield this.usage({ inputTokens: 0, outputTokens: event.usage.output_tokens });
+        if (event.delta.stop_reason) yield { type: "stop", reason: anthropicStopReason(event.delta.stop_reason) };
         break;
       case "content_block_start":
         yield* this.blockStart(event);

@@ -9,7 +9,7 @@ import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromOpenAi } from "../cost.js";
 import { ApiError } from "../errors.js";
 import { pricesFor } from "../model-info.js";
-import type { ApiMessage, ApiStreamChunk, ToolSpec } from "../types.js";
+import type { ApiMessage, ApiStreamChunk, StopReason, ToolSpec } from "../types.js";
 import { toResponsesInput, toResponsesTools } from "./openai-responses-format.js";
 import { createOpenAiClient, openAiServerName } from "./openai-client.js";
 import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
@@ -108,8 +108,12 @@ export class OpenAiResponsesHandler extends StreamingApiHandler<StreamEvent> {
         yield { type: "tool_calls", index: event.output_index, argumentsDelta: event.delta };
         return;
       case "response.completed":
+        yield* this.usage(event.response.usage);
+        yield { type: "stop", reason: "end_turn" };
+        return;
       case "response.incomplete":
         yield* this.usage(event.response.usage);
+        yield { type: "stop", reason: incompleteReason(event.response.incomplete_details?.reason) };
         return;
       case "response.failed":
         throw this.failure(event.response.error ?? { code: null, message: `the response failed (${event.response.id})` });
@@ -160,4 +164,9 @@ function errorTypeOf(code: string | null | undefined): string | undefined {
     return "invalid_request_error";
   }
   return undefined;
+}
+
+function incompleteReason(reason: string | undefined): StopReason {
+  if (reason === "max_output_tokens") return "max_tokens";
+  return reason === "content_filter" ? "content_filter" : "other";
 }

@@ -8,7 +8,7 @@ import type { ResolvedConfiguration } from "../config.js";
 import { calculateCost, usageFromOpenAi } from "../cost.js";
 import { ApiError } from "../errors.js";
 import { pricesFor } from "../model-info.js";
-import type { ApiMessage, ApiStreamChunk, ToolSpec } from "../types.js";
+import type { ApiMessage, ApiStreamChunk, StopReason, ToolSpec } from "../types.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-format.js";
 import { createOpenAiClient, openAiServerName } from "./openai-client.js";
 import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
@@ -77,10 +77,28 @@ export class OpenAiHandler extends StreamingApiHandler<OpenAI.ChatCompletionChun
         };
       }
     }
+    const finish = chunk.choices?.[0]?.finish_reason;
+    if (finish) yield { type: "stop", reason: openAiStopReason(finish) };
     if (chunk.usage) {
       const usage = usageFromOpenAi(chunk.usage);
       const prices = pricesFor(this.config.model.info, usage);
       yield { type: "usage", ...usage, totalCost: calculateCost(prices, usage) };
     }
+  }
+}
+
+function openAiStopReason(reason: string): StopReason {
+  switch (reason) {
+    case "stop":
+      return "end_turn";
+    case "length":
+      return "max_tokens";
+    case "tool_calls":
+    case "function_call":
+      return "tool_use";
+    case "content_filter":
+      return "content_filter";
+    default:
+      return "other";
   }
 }

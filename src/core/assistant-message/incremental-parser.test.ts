@@ -236,3 +236,17 @@ describe("IncrementalAssistantMessageParser property", () => {
     expect(chunksChecked).toBeGreaterThan(messages * 4);
   }, Math.max(20_000, messages * 10));
 });
+
+describe("IncrementalAssistantMessageParser.unclosedParam", () => {
+  it.each([
+    ["prose only", "Just words <b>", undefined],
+    ["a tool whose parameters all closed", "<read_file>\n<path>a.ts</path>\n", undefined],
+    ["a parameter still open", "<read_file>\n<path>a.t", "path"],
+    ["a raw value, even after its own closing tag", "<write_to_file><path>a</path><content>\nx\n</content>", "content"],
+    ["a closed tool", "<read_file><path>a</path></read_file> then", undefined],
+  ])("%s", (_name, text, expected) => {
+    const parser = new IncrementalAssistantMessageParser();
+    for (const piece of text.match(/[\s\S]{1,3}/g) ?? []) parser.append(piece);
+    expect(parser.unclosedParam()).toBe(expected);
+  });
+});

@@ -286,6 +286,17 @@ export class IncrementalAssistantMessageParser {
     }
   }
 
+  /**
+   * The parameter of the open tool call whose value is not settled, if any: its closing tag has
+   * not arrived, or (a raw value) the tool's own closing tag has not, which may still extend it.
+   * Once the answer has ended, that value may be cut short.
+   */
+  unclosedParam(): string | undefined {
+    if (this.top.kind !== "tool") return undefined;
+    const st = this.top.machine.state;
+    return st.kind === "between" ? undefined : st.name;
+  }
+
   /** Brings the open block up to date with the text that has arrived. */
   private refresh(): void {
     const top = this.top;

@@ -14,6 +14,21 @@ export interface ToolUse {
   name: string;
   params: Record<string, string>;
   partial: boolean;
+  /**
+   * Set by the Task, never by the parsers: the answer ended before this call was complete (its
+   * closing tag never came, or a native call's arguments are not whole JSON).
+   */
+  cutOff?: CutOff;
+}
+
+/** How a tool call was cut off; the ToolExecutor decides from it whether the call may still run. */
+export interface CutOff {
+  /** Why the answer ended: the provider's stop reason, or "interrupted" for a lost stream. */
+  readonly reason: "max_tokens" | "ended" | "interrupted";
+  /** The parameter whose closing tag never came (its value may be short); none when all closed. */
+  readonly unclosedParam?: string;
+  /** A native call whose arguments are not complete JSON: none of them can be trusted. */
+  readonly incompleteArguments?: boolean;
 }
 
 export type AssistantMessageContent = TextContent | ToolUse;

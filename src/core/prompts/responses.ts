@@ -3,6 +3,7 @@
  * Kept in one place so their wording stays consistent with the system prompt.
  */
 import type { ImageBlock, TextBlock } from "../../api/types";
+import type { CutOff } from "../assistant-message/types";
 
 export type ToolCallMode = "xml" | "native";
 
@@ -108,6 +109,26 @@ export const formatResponse = {
   /** Appended to an answer whose stream broke after a tool had already run. */
   responseCutShort(reason: string): string {
     return `[Your response was cut short by an error (${reason}). Everything above it was kept; continue from the tool result.]`;
+  },
+
+  /**
+   * A tool call the answer ended inside: it was not run. After the output limit, the model needs
+   * to hear how to fit large work into several answers.
+   */
+  toolCutOff(tool: string, cutOff: CutOff): string {
+    const what = cutOff.incompleteArguments
+      ? `its arguments are not complete JSON`
+      : `its closing tag </${tool}> never arrived${cutOff.unclosedParam ? ` (the <${cutOff.unclosedParam}> value was still open)` : ""}`;
+    const lead = `The ${tool} call was cut off before it ended (${what}), so it was NOT run and nothing was changed.`;
+    if (cutOff.reason === "max_tokens") {
+      return (
+        `${lead} Your answer hit the output token limit. Keep each answer shorter: write a large file in parts ` +
+        "(create it with write_to_file holding the first part, then add the rest with several replace_in_file calls, " +
+        "or split it into several smaller files), and send long commands or texts in smaller steps."
+      );
+    }
+    const why = cutOff.reason === "interrupted" ? "The connection to the model was lost mid-answer." : "Your answer ended early.";
+    return `${lead} ${why} Send the complete call again.`;
   },
 
   unknownTool(name: string, available?: readonly string[]): string {

@@ -1,5 +1,5 @@
-import type { ApiMessage, ApiStreamReasoningChunk, ContentBlock } from "../../api/types";
-import type { AssistantMessageContent } from "../assistant-message/types";
+import type { ApiMessage, ApiStreamReasoningChunk, ContentBlock, StopReason } from "../../api/types";
+import type { AssistantMessageContent, CutOff } from "../assistant-message/types";
 import { NativeToolCallAccumulator } from "./native-tool-calls";
 import type { ToolCall } from "./tool-executor";
 
@@ -12,6 +12,8 @@ export class AnswerAssembler {
   /** A note appended to the text when the answer was cut short (rejection, cancel, lost connection). */
   note = "";
   readonly nativeCalls = new NativeToolCallAccumulator();
+  /** The provider's stop reason, once it arrived. */
+  stopReason: StopReason | undefined;
   private readonly reasoningPieces: string[] = [];
   private reasoningCache: string | undefined = "";
   private signature: string | undefined;
@@ -33,9 +35,15 @@ export class AnswerAssembler {
     return this.reasoningCache;
   }
 
+  /** How the answer ended, for a tool call it ended inside; `interrupted` when the stream broke. */
+  endReason(interrupted: boolean): CutOff["reason"] {
+    if (interrupted) return "interrupted";
+    return this.stopReason === "max_tokens" ? "max_tokens" : "ended";
+  }
+
   /** Completes the native tool calls and remembers them for the history. */
-  finishNativeCalls(): ToolCall[] {
-    const finished = this.nativeCalls.finish();
+  finishNativeCalls(ended: CutOff["reason"]): ToolCall[] {
+    const finished = this.nativeCalls.finish(ended);
     this.toolUses = finished.map(({ call, input }) => ({ type: "tool_use", id: call.id ?? "", name: call.name, input }));
     return finished.map(({ call }) => call);
   }

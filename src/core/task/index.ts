@@ -281,6 +281,8 @@ export class Task {
           this.textThrottle.push(() => this.sayStreaming("reasoning", "reasoning", answer.reasoningText, true));
         } else if (chunk.type === "tool_calls") {
           answer.nativeCalls.add(chunk);
+        } else if (chunk.type === "stop") {
+          answer.stopReason = chunk.reason;
         } else {
           // Cline's rule: one XML tool per answer. Text after it is cut (and saves tokens),
           // but the stream is read to its end otherwise, so the usage that closes it is counted.
@@ -327,7 +329,7 @@ export class Task {
 
     // The request is over once its stream ended; its row must not spin while a tool waits for the person.
     await this.updateRequest(requestTs, (info) => (info.outcome = "completed"));
-    await this.finishPresentation(answer, reasoningDone);
+    await this.finishPresentation(answer, reasoningDone, failure !== undefined);
     if (this.state.abort) return this.keepInterruptedAnswer(answer, requestTs);
     if (answer.isEmpty(this.state.assistantMessageContent)) {
       await this.discardAttempt(firstMessageTs);
@@ -437,13 +439,19 @@ export class Task {
   }
 
   /** Closes partial blocks, presents native tool calls, and waits until every block is done. */
-  private async finishPresentation(answer: AnswerAssembler, reasoningDone: boolean): Promise<void> {
+  private async finishPresentation(answer: AnswerAssembler, reasoningDone: boolean, interrupted: boolean): Promise<void> {
     await this.textThrottle.flush();
     if (answer.reasoningText && !reasoningDone) await this.sayStreaming("reasoning", "reasoning", answer.reasoningText, false);
-    const nativeCalls = answer.finishNativeCalls();
+    const ended = answer.endReason(interrupted);
+    const nativeCalls = answer.finishNativeCalls(ended);
+    const unclosedParam = this.parser.unclosedParam();
     await this.withStateLock(() => {
+      // Partial blocks are closed so presentation can finish; a tool call among them is marked
+      // cut off, and the ToolExecutor decides (per tool) that it does not run.
       this.state.assistantMessageContent = [
-        ...this.state.assistantMessageContent.map((b) => ({ ...b, partial: false })),
+        ...this.state.assistantMessageContent.map((b) =>
+          b.type === "tool_use" && b.partial ? { ...b, partial: false, cutOff: { reason: ended, ...(unclosedParam ? { unclosedParam } : {}) } } : { ...b, partial: false },
+        ),
         ...nativeCalls,
       ];
       this.state.didCompleteReadingStream = true;

@@ -1,4 +1,5 @@
 import type { ApiStreamToolCallsChunk } from "../../api/types";
+import type { CutOff } from "../assistant-message/types";
 import type { ToolCall } from "./tool-executor";
 
 interface PendingCall {
@@ -30,11 +31,12 @@ export class NativeToolCallAccumulator {
   }
 
   /**
-   * The complete calls in index order, as tool blocks for the executor, plus the raw input
-   * objects for the assistant message. Arguments that are not a JSON object become a call with
-   * an `__invalid_arguments` param, which the executor reports to the model as a mistake.
+   * The calls in index order, as tool blocks for the executor, plus the raw input objects for the
+   * assistant message. Arguments that are not a JSON object become a call with an
+   * `__invalid_arguments` param, which the executor reports to the model as a mistake; arguments
+   * that stop in the middle of a JSON value (the answer `ended` there) mark the call cut off.
    */
-  finish(): { call: ToolCall; input: Record<string, unknown> }[] {
+  finish(ended: CutOff["reason"]): { call: ToolCall; input: Record<string, unknown> }[] {
     return [...this.calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, pending]) => {
@@ -48,8 +50,9 @@ export class NativeToolCallAccumulator {
         } else {
           params.__invalid_arguments = text;
         }
+        const cutOff: CutOff | undefined = !input && isUnfinishedJson(text) ? { reason: ended, incompleteArguments: true } : undefined;
         return {
-          call: { type: "tool_use", name: pending.name, params, partial: false, id: pending.id },
+          call: { type: "tool_use", name: pending.name, params, partial: false, id: pending.id, ...(cutOff ? { cutOff } : {}) },
           input: input ?? {},
         };
       });
@@ -68,4 +71,36 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `text` is the start of a JSON value that stops before its end: every character so far
+ * fits the grammar, but a string, array or object is still open. Scans once, O(length).
+ */
+export function isUnfinishedJson(text: string): boolean {
+  const open: string[] = [];
+  let inString = false;
+  let escaped = false;
+  let started = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') {
+      inString = true;
+      started = true;
+    } else if (ch === "{" || ch === "[") {
+      open.push(ch === "{" ? "}" : "]");
+      started = true;
+    } else if (ch === "}" || ch === "]") {
+      if (open.pop() !== ch) return false;
+      if (open.length === 0) return false; // a whole value closed: anything wrong is not a cut
+    } else if (!/[\s,:\w.+-]/.test(ch)) {
+      return false;
+    }
+  }
+  return started && (inString || open.length > 0);
 }

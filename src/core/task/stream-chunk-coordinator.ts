@@ -1,12 +1,7 @@
-import type {
-  ApiStream,
-  ApiStreamReasoningChunk,
-  ApiStreamTextChunk,
-  ApiStreamToolCallsChunk,
-  ApiStreamUsageChunk,
-} from "../../api/types";
+import type { ApiStream, ApiStreamChunk, ApiStreamUsageChunk } from "../../api/types";
 
-export type ContentChunk = ApiStreamTextChunk | ApiStreamReasoningChunk | ApiStreamToolCallsChunk;
+/** What the loop takes in stream order: everything but usage (the stop reason comes last). */
+export type ContentChunk = Exclude<ApiStreamChunk, ApiStreamUsageChunk>;
 
 export interface StreamChunkHandlers {
   /** Called the moment usage arrives, ahead of any content still waiting in the buffer. */
@@ -17,7 +12,7 @@ export interface StreamChunkHandlers {
 
 /**
  * Reads the provider stream ahead of the agent loop into a bounded buffer and hands content
- * out one chunk at a time: reasoning, text and native tool-call fragments to the loop, usage
+ * out one chunk at a time: reasoning, text, native tool-call fragments and the stop reason to the loop, usage
  * straight to its handler. When the buffer is full the reader stops pulling, so a slow consumer
  * pushes back on the HTTP stream instead of growing memory.
  */

@@ -2,13 +2,14 @@ import type { ContentBlock, ImageBlock, TextBlock } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../shared/messages";
 import type { AgentSettings } from "../../shared/settings";
-import type { ToolUse } from "../assistant-message/types";
+import type { CutOff, ToolUse } from "../assistant-message/types";
 import { formatResponse } from "../prompts/responses";
 import { decideApproval } from "./auto-approval";
 import type { BackgroundCommands } from "./background-commands";
 import type { TaskState } from "./task-state";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 import { errorText } from "../util/error-text";
+import { getTool } from "./tools/registry";
 
 /** A complete or partial tool call; native calls carry the provider's id. */
 export type ToolCall = ToolUse & { id?: string };
@@ -45,13 +46,14 @@ export class ToolExecutor {
       if (!call.partial) this.pushResult(call, formatResponse.onlyOneToolPerMessage());
       return;
     }
-    const tool = this.deps.tools[call.name];
+    const tool = getTool(call.name, this.deps.tools);
     if (call.partial) {
       if (tool?.presentPartial) await tool.presentPartial(call.params, this.context());
       return;
     }
     state.didAlreadyUseTool = true;
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
+    if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
     }
@@ -94,6 +96,21 @@ export class ToolExecutor {
         state.consecutiveMistakeCount = 0;
         return this.pushResult(call, this.feedbackContent(formatResponse.completionFeedback(), result.feedback));
     }
+  }
+
+  /**
+   * The answer ended inside this call: nothing is written or run. Its preview row (if it streamed
+   * one) becomes the row that says so, and the model learns why. It counts as a mistake, so an
+   * answer that keeps hitting the output limit cannot loop for ever.
+   */
+  private async refuseCutOff(tool: ToolDefinition, call: ToolCall, cutOff: CutOff): Promise<void> {
+    const ctx = this.context();
+    await tool.abandon?.(call.params, ctx);
+    const path = call.params.path;
+    const shown = { tool: call.name, ...(path ? { path } : {}), ...(call.params.content !== undefined ? { content: call.params.content } : {}), cutOff: true };
+    await this.deps.say("tool", CUT_OFF_ROW_TEXT, { tool: shown });
+    this.deps.state.consecutiveMistakeCount++;
+    this.pushResult(call, formatResponse.toolCutOff(call.name, cutOff));
   }
 
   private async modelMistake(call: ToolCall, message: string): Promise<void> {
@@ -154,6 +171,15 @@ export class ToolExecutor {
     if (answer.type === "yes" && !deps.signal.aborted) return { approved: true, feedback };
     return { approved: false, feedback };
   }
+}
+
+/** What the chat row of a cut-off call says. */
+export const CUT_OFF_ROW_TEXT = "Cut off before the tool call ended, not run.";
+
+/** A harmless read still runs when all its required parameters closed before the answer ended. */
+function mayRunCutOff(tool: ToolDefinition, params: Readonly<Record<string, string>>, cutOff: CutOff): boolean {
+  if (!tool.runsWhenCutOff || cutOff.incompleteArguments) return false;
+  return tool.params.every((p) => !p.required || (p.name !== cutOff.unclosedParam && params[p.name]?.trim()));
 }
 
 function describeCall(call: ToolCall): string {

@@ -89,6 +89,12 @@ export async function previewPartialEdit(
   }
 }
 
+/** A call that will never run (it was cut off): its preview, and any other left open, is reverted. */
+export async function abandonPreviews(ctx: ToolContext): Promise<void> {
+  const previews = previewsByTask.get(ctx.signal);
+  if (previews) await discard(previews, undefined, ctx.host);
+}
+
 /**
  * What the file held before this call's preview opened, when one is open: `{ original }`, with
  * undefined for a new file. The disk cannot tell any more: the diff view may have created a new

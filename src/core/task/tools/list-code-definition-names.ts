@@ -28,6 +28,7 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
     `Understands TypeScript, JavaScript, Python, Go, Rust, Java, C and C++. At most ${MAX_FILES_SCANNED} files are read.`,
   params: [{ name: "path", required: true, description: "A source file, or a folder whose top-level files to outline, relative to the working directory." }],
   readOnly: true,
+  runsWhenCutOff: true,
   approval: "read",
   example: "<list_code_definition_names>\n<path>src</path>\n</list_code_definition_names>",
   async execute(params, ctx) {

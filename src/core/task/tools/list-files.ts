@@ -25,6 +25,7 @@ export const listFilesTool: ToolDefinition = {
     { name: "recursive", required: false, description: '"true" to list everything below the folder; "false" (default) for its direct contents.' },
   ],
   readOnly: true,
+  runsWhenCutOff: true,
   approval: "read",
   example: "<list_files>\n<path>src</path>\n<recursive>true</recursive>\n</list_files>",
   async execute(params, ctx) {

@@ -41,6 +41,7 @@ export const readFileTool: ToolDefinition = {
     { name: "end_line", required: false, description: "Last line to show (inclusive). Default: end of file." },
   ],
   readOnly: true,
+  runsWhenCutOff: true,
   approval: "read",
   example: "<read_file>\n<path>src/main.ts</path>\n</read_file>",
   async execute(params, ctx) {

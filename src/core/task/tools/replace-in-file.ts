@@ -10,7 +10,7 @@ import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplicatio
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { formatResponse } from "../../prompts/responses";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
+import { abandonPreviews, describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
 import { resolveToolPath, type ResolvedToolPath } from "./paths";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
@@ -64,6 +64,9 @@ export const replaceInFileTool: ToolDefinition = {
     if (!params.path) return;
     await ctx.say("tool", undefined, { tool: { tool: "replace_in_file", path: params.path, content: params.diff ?? "" }, partial: true });
     if (ctx.host.diffView && params.diff) await previewReplace(params.path, params.diff, ctx);
+  },
+  async abandon(_params, ctx) {
+    await abandonPreviews(ctx);
   },
   async execute(params, ctx) {
     const diff = params.diff ?? "";

@@ -27,6 +27,7 @@ export const searchFilesTool: ToolDefinition = {
     { name: "file_pattern", required: false, description: "Glob the files must match, e.g. *.ts or *.{ts,tsx}. Default: all files." },
   ],
   readOnly: true,
+  runsWhenCutOff: true,
   approval: "read",
   example: "<search_files>\n<path>src</path>\n<regex>TODO|FIXME</regex>\n<file_pattern>*.ts</file_pattern>\n</search_files>",
   async execute(params, ctx) {

@@ -96,10 +96,18 @@ export interface ToolDefinition {
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
   /**
+   * A harmless read that may still run when the answer was cut off inside its call, provided
+   * every required parameter had closed (`<path>…</path>` complete). Everything else that was
+   * cut off is never run: a cut-short file or command would do damage.
+   */
+  readonly runsWhenCutOff?: boolean;
+  /**
    * Called while the block is still streaming, to show a live preview (params may be cut short).
    * Must not ask the person anything.
    */
   presentPartial?(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<void>;
+  /** The call will never run (it was cut off): take back what presentPartial showed. */
+  abandon?(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<void>;
   /** Runs the complete call. Required params are already checked by the executor. */
   execute(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<ToolResult>;
 }

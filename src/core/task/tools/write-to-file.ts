@@ -8,7 +8,7 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { describeSavedEdit, originalBeforePreview, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
+import { abandonPreviews, describeSavedEdit, originalBeforePreview, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
 import { resolveToolPath } from "./paths";
 import { ToolError, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
@@ -29,6 +29,9 @@ export const writeToFileTool: ToolDefinition = {
     if (!params.path) return;
     await ctx.say("tool", undefined, { tool: { tool: "write_to_file", path: params.path, content: params.content ?? "" }, partial: true });
     if (ctx.host.diffView && params.content) await previewWrite(params.path, params.content, ctx);
+  },
+  async abandon(_params, ctx) {
+    await abandonPreviews(ctx);
   },
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
