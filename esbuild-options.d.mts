@@ -1,0 +1,6 @@
+// Types of esbuild-options.mjs (plain JavaScript so `node esbuild.mjs` runs without a TypeScript loader).
+import type { BuildOptions, Plugin } from "esbuild";
+
+export declare const REPO_ROOT: string;
+export declare function bundleOptions(target: { outdir: string; production: boolean }): BuildOptions & { plugins: Plugin[] };
+export declare function copyTreeSitterWasm(outdir: string): void;

@@ -1,0 +1,76 @@
+// The one definition of how Tandem is bundled. esbuild.mjs builds dist/ with it, and the bundle
+// tests (test/bundle/) build a temp folder with it, so a build option that breaks a tool fails CI.
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root: builds resolve their entries from here, whatever the caller's cwd. */
+export const REPO_ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** Entry points that exist in this checkout. */
+const entries = [
+  { in: "src/extension.ts", out: "extension" },
+  { in: "src/core/controller/webview-session.ts", out: "core" },
+  { in: "src/cli/main.ts", out: "cli" },
+].filter((entry) => existsSync(join(REPO_ROOT, entry.in)));
+
+const LAZY_CORE = "lazy-core";
+
+/**
+ * Activation stays cheap: extension.js holds only the VS Code host. The agent core (Controller,
+ * tools, provider SDKs, parsers) is its own file, core.js, loaded when the panel first opens.
+ * The extension's `import("./core/controller/webview-session")` becomes a small CommonJS module
+ * that calls require("./core.js"): the extension host resolves CommonJS, as the bundle is. Only
+ * this one import is turned into require(); every other dynamic import stays native, because
+ * dependencies rely on it (web-tree-sitter declares its own `var require` in the function that
+ * does `await import("module")`, so a rewritten import would call that undefined local).
+ */
+const lazyCorePlugin = {
+  name: LAZY_CORE,
+  setup(build) {
+    build.onResolve({ filter: /core\/controller\/webview-session$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: "core.js", namespace: LAZY_CORE } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: LAZY_CORE }, () => ({ contents: 'module.exports = require("./core.js");', loader: "js" }));
+    build.onResolve({ filter: /^\.\/core\.js$/, namespace: LAZY_CORE }, () => ({ path: "./core.js", external: true }));
+  },
+};
+
+/**
+ * The esbuild options of a build into `outdir` (absolute, or relative to the repository).
+ * `production` is what `npm run package` ships: minified.
+ * @param {{ outdir: string, production: boolean }} target
+ */
+export function bundleOptions({ outdir, production }) {
+  return {
+    absWorkingDir: REPO_ROOT,
+    entryPoints: entries,
+    outdir,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    external: ["vscode"],
+    sourcemap: true,
+    sourcesContent: false,
+    minify: production,
+    // ESM-only dependencies (p-wait-for) are bundled into the CommonJS output; keep import.meta.url working.
+    define: { "import.meta.url": "__tandemImportMetaUrl" },
+    banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
+    plugins: [lazyCorePlugin],
+  };
+}
+
+/**
+ * esbuild bundles JavaScript only: the tree-sitter runtime and grammars (.wasm) are copied next to
+ * the bundle, into `<outdir>/tree-sitter/`, where list_code_definition_names looks for them first.
+ * @param {string} outdir
+ */
+export function copyTreeSitterWasm(outdir) {
+  const require = createRequire(join(REPO_ROOT, "package.json"));
+  const files = JSON.parse(readFileSync(join(REPO_ROOT, "src/core/task/tools/tree-sitter/wasm-files.json"), "utf8"));
+  const folder = resolve(REPO_ROOT, outdir, "tree-sitter");
+  mkdirSync(folder, { recursive: true });
+  for (const { file, module } of files) copyFileSync(require.resolve(module), join(folder, file));
+}

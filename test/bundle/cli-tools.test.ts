@@ -1,0 +1,62 @@
+/**
+ * Ship what is tested: the bundles `npm run package` builds (the same esbuild options, minified),
+ * and the CLI bundle driven as a separate process through every tool of the registry. A build
+ * option that breaks a tool, or a new tool without a scenario here, fails this file.
+ */
+import { mkdtemp, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLS } from "../../src/core/task/tools/registry";
+import { startTestSite, type TestSite } from "../../src/core/task/tools/web-fetch-test-server";
+import { buildProductionBundles, COMPLETE, ProductionCli, toolCall, toolResults } from "./production-cli";
+import { SCENARIOS, type ScenarioEnv } from "./tool-scenarios";
+
+let env: ScenarioEnv;
+let bundle: string;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), "tandem-bundle-"));
+  bundle = join(dir, "dist");
+  await buildProductionBundles(bundle);
+  const [cli, site]: [ProductionCli, TestSite] = await Promise.all([ProductionCli.start(bundle, dir), startTestSite()]);
+  env = { cli, dir, site };
+}, 60_000);
+
+afterAll(async () => {
+  env?.cli.stop();
+  await env?.site.close();
+  if (env) await rm(env.dir, { recursive: true, force: true });
+});
+
+describe("the production CLI bundle", () => {
+  for (const name of Object.keys(TOOLS)) {
+    it(`runs ${name}`, async () => {
+      const scenario: ((env: ScenarioEnv) => Promise<void>) | undefined = Object.hasOwn(SCENARIOS, name)
+        ? SCENARIOS[name as keyof typeof SCENARIOS]
+        : undefined;
+      if (!scenario) throw new Error(`${name} has no scenario in test/bundle/tool-scenarios.ts: every tool must run from the shipped bundle`);
+      await scenario(env);
+    });
+  }
+
+  it("loads the core lazily: extension.js requires core.js instead of holding it", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const extension = await readFile(join(bundle, "extension.js"), "utf8");
+    expect(extension).toContain('require("./core.js")');
+    expect(extension.length).toBeLessThan((await readFile(join(bundle, "core.js"), "utf8")).length / 10);
+  });
+
+  it("says which file is missing when the build did not copy the tree-sitter files", async () => {
+    const cwd = await mkdtemp(join(env.dir, "ws-"));
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(join(cwd, "a.py"), "def f():\n    pass\n");
+    await rename(join(bundle, "tree-sitter"), join(bundle, "tree-sitter.away"));
+    try {
+      const run = await env.cli.run("Outline", [toolCall("list_code_definition_names", { path: "a.py" }), COMPLETE], { cwd });
+      expect(toolResults(run)[0]).toMatch(/Cannot find web-tree-sitter\.wasm: it is neither in \S+tree-sitter/);
+    } finally {
+      await rename(join(bundle, "tree-sitter.away"), join(bundle, "tree-sitter"));
+    }
+  });
+});
