@@ -4,6 +4,7 @@
  */
 import { DEFAULT_MODEL_ID, resolveModel, retirementOf, type ProviderId } from "./model-info.js";
 import type { ModelInfo } from "./types.js";
+import { DEFAULT_AGENT_SETTINGS } from "../shared/settings.js";
 
 export interface ApiConfiguration {
   provider: ProviderId;
@@ -19,7 +20,7 @@ export interface ApiConfiguration {
    * thinking, the model decides how much; Claude 5 models think without it too.
    */
   thinkingBudgetTokens?: number;
-  /** Longest silence before a stream counts as stalled (default 60 s). */
+  /** Longest silence before a stream counts as stalled (default: the stall timeout setting's default). */
   streamIdleTimeoutMs?: number;
   /** Longest wait for the response headers, passed to the SDK (its default is 10 minutes). */
   requestTimeoutMs?: number;
@@ -32,7 +33,7 @@ export interface ApiConfiguration {
 
 export type OpenAiApi = "chat" | "responses";
 
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = DEFAULT_AGENT_SETTINGS.stallTimeoutSeconds * 1000;
 /** Anthropic's minimum thinking budget. */
 export const MIN_THINKING_BUDGET = 1024;
 

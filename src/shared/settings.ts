@@ -39,7 +39,20 @@ export interface AgentSettings {
   commandAllowList: string[];
   /** Refuse destructive commands (rm -rf ~, mkfs, curl | sh …) even in YOLO mode. */
   commandDenyGuard: boolean;
+  /** Automatic retries of a failed request before the person is asked whether to go on. */
+  requestRetries: number;
+  /** Longest silence from the provider, before the first event or between two, before a request counts as stalled. */
+  stallTimeoutSeconds: number;
 }
+
+/**
+ * A request that never answers ends within (retries + 1) x stall timeout + the backoff between
+ * attempts (2 + 4 + 8 s): with the defaults, 4 x 30 + 14 = 134 s, under two and a half minutes.
+ */
+export const REQUEST_LIMITS = {
+  requestRetries: { min: 0, max: 10 },
+  stallTimeoutSeconds: { min: 5, max: 600 },
+} as const;
 
 export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   yolo: false,
@@ -49,4 +62,6 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   allowSecretFiles: false,
   commandAllowList: [],
   commandDenyGuard: true,
+  requestRetries: 3,
+  stallTimeoutSeconds: 30,
 };

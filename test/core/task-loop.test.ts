@@ -138,7 +138,7 @@ describe.each(providers)("a task through %s", (provider) => {
   it("shows an empty answer as an error, retries it, then asks", async () => {
     const h = await open({
       provider,
-      retry: { maxAutoRetries: 1 },
+      settings: { requestRetries: 1 },
       answer: (ask) => (ask.ask === "api_req_failed" ? { type: "yes" } : { type: "yes" }),
       turns: [{ kind: "fault", fault: "empty" }, { kind: "fault", fault: "empty" }, completion()],
     });

@@ -125,7 +125,9 @@ export class Controller {
 
   private async createTask(taskId: string): Promise<Task> {
     const { options } = this;
-    const api = await options.createApiHandler(this.apiConfiguration);
+    // The stall timeout is a setting; a configuration that names its own (a test) keeps it.
+    const streamIdleTimeoutMs = this.apiConfiguration.streamIdleTimeoutMs ?? this.settings.stallTimeoutSeconds * 1000;
+    const api = await options.createApiHandler({ ...this.apiConfiguration, streamIdleTimeoutMs });
     const ignore = await this.ignoreController();
     const tools = options.tools ?? TOOLS;
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };

@@ -9,6 +9,8 @@ export type { RetryOptions } from "./retry-policy";
 
 export interface ApiRequestRetrierDeps {
   options?: Partial<RetryOptions>;
+  /** Automatic retries per round, read at each failure (a setting the person may change mid-task). */
+  maxRetries(): number;
   signal: AbortSignal;
   messages: MessageState;
   say(kind: SayKind, text?: string, extra?: { retry?: RetryInfo }): Promise<void>;
@@ -47,7 +49,7 @@ export class ApiRequestRetrier {
     if (error.kind === "context_window_exceeded" && !this.truncatedThisRound) {
       if (await this.truncate()) return "retry";
     }
-    const plan = planRetry(error, this.attempts, this.options);
+    const plan = planRetry(error, this.attempts, this.deps.maxRetries(), this.options);
     if (plan.action === "retry") {
       this.attempts = plan.attempt;
       return this.waitAndRetry(plan.delayMs, plan.attempt, describe(error));
@@ -68,7 +70,7 @@ export class ApiRequestRetrier {
   async afterEmptyAnswer(): Promise<RetryDecision> {
     const reason = "The model returned an empty answer (no text and no tool use).";
     await this.deps.say("error", reason);
-    if (this.attempts < this.options.maxAutoRetries) {
+    if (this.attempts < this.deps.maxRetries()) {
       this.attempts++;
       return this.waitAndRetry(this.options.baseDelayMs, this.attempts, reason);
     }
@@ -86,7 +88,7 @@ export class ApiRequestRetrier {
   private async waitAndRetry(delayMs: number, attempt: number, reason: string): Promise<RetryDecision> {
     const retry: RetryInfo = {
       attempt,
-      maxAttempts: this.options.maxAutoRetries,
+      maxAttempts: this.deps.maxRetries(),
       delaySeconds: Math.round(delayMs / 100) / 10,
       reason,
     };

@@ -100,6 +100,7 @@ export class Task {
     });
     this.retrier = new ApiRequestRetrier({
       options: params.retry,
+      maxRetries: () => params.settings().requestRetries,
       signal: this.abortController.signal,
       messages: this.messages,
       say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),

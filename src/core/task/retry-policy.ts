@@ -1,8 +1,7 @@
 import type { ApiError } from "../../api/errors";
 
+/** How retries are paced; how many there are is a setting (AgentSettings.requestRetries). */
 export interface RetryOptions {
-  /** Automatic attempts before the person is asked. */
-  maxAutoRetries: number;
   /** First backoff delay; doubles with each attempt. */
   baseDelayMs: number;
   maxDelayMs: number;
@@ -11,7 +10,6 @@ export interface RetryOptions {
 }
 
 export const DEFAULT_RETRY_OPTIONS: Readonly<RetryOptions> = {
-  maxAutoRetries: 3,
   baseDelayMs: 2_000,
   maxDelayMs: 60_000,
   maxSilentWaitMs: 60_000,
@@ -27,10 +25,10 @@ export type RetryPlan =
 
 /**
  * Decides what follows a failed request. `attempt` is how many automatic retries this round
- * has already made. The server's retry-after wins over the backoff when it is given.
+ * has already made, of `maxRetries`. The server's retry-after wins over the backoff when it is given.
  */
-export function planRetry(error: ApiError, attempt: number, options: RetryOptions): RetryPlan {
-  if (!error.retryable || attempt >= options.maxAutoRetries) return { action: "ask" };
+export function planRetry(error: ApiError, attempt: number, maxRetries: number, options: RetryOptions): RetryPlan {
+  if (!error.retryable || attempt >= maxRetries) return { action: "ask" };
   if (error.retryAfterSeconds !== undefined) {
     const delayMs = Math.max(0, error.retryAfterSeconds * 1000);
     if (delayMs > options.maxSilentWaitMs) return { action: "ask_long_wait", delayMs };

@@ -5,7 +5,7 @@
  * Changes from the webview are checked too, and a bad one is refused with a clear error.
  */
 import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/protocol";
-import { DEFAULT_AGENT_SETTINGS, DEFAULT_AUTO_APPROVAL, type AgentSettings, type AutoApprovalSettings } from "../../shared/settings";
+import { DEFAULT_AGENT_SETTINGS, DEFAULT_AUTO_APPROVAL, REQUEST_LIMITS, type AgentSettings, type AutoApprovalSettings } from "../../shared/settings";
 
 /** Reads one key below `tandem.` (the effective value, defaults included). */
 export type ConfigReader = (key: string) => unknown;
@@ -33,7 +33,10 @@ export class SettingValueError extends Error {
 type Check<T> = (value: unknown) => T | undefined;
 
 const isBoolean: Check<boolean> = (v) => (typeof v === "boolean" ? v : undefined);
-const isMistakeLimit: Check<number> = (v) => (Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MISTAKE_LIMIT_MAX ? (v as number) : undefined);
+const wholeNumber = (min: number, max: number): Check<number> => (v) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : undefined);
+const isMistakeLimit = wholeNumber(1, MISTAKE_LIMIT_MAX);
+const isRequestRetries = wholeNumber(REQUEST_LIMITS.requestRetries.min, REQUEST_LIMITS.requestRetries.max);
+const isStallTimeout = wholeNumber(REQUEST_LIMITS.stallTimeoutSeconds.min, REQUEST_LIMITS.stallTimeoutSeconds.max);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
 const isProvider: Check<ProviderId> = (v) => PROVIDERS.find((p) => p === v);
 /** "auto" (the default) is stored as no setting at all. */
@@ -49,6 +52,8 @@ const isOptionalCount: Check<number | null> = (v) =>
 const EXPECTED = {
   boolean: "true or false",
   mistakeLimit: `a whole number from 1 to ${MISTAKE_LIMIT_MAX}`,
+  requestRetries: `a whole number from ${REQUEST_LIMITS.requestRetries.min} to ${REQUEST_LIMITS.requestRetries.max}`,
+  stallTimeout: `a whole number of seconds from ${REQUEST_LIMITS.stallTimeoutSeconds.min} to ${REQUEST_LIMITS.stallTimeoutSeconds.max}`,
   toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
   provider: `one of ${PROVIDERS.join(", ")}`,
   openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
@@ -87,6 +92,8 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     allowSecretFiles: r.read("allowSecretFiles", isBoolean, d.allowSecretFiles, EXPECTED.boolean),
     commandAllowList: r.read("commandAllowList", isStringList, [...d.commandAllowList], EXPECTED.stringList),
     commandDenyGuard: r.read("commandDenyGuard", isBoolean, d.commandDenyGuard, EXPECTED.boolean),
+    requestRetries: r.read("requestRetries", isRequestRetries, d.requestRetries, EXPECTED.requestRetries),
+    stallTimeoutSeconds: r.read("stallTimeoutSeconds", isStallTimeout, d.stallTimeoutSeconds, EXPECTED.stallTimeout),
   };
   return { value, problems: r.problems };
 }
@@ -121,6 +128,8 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval">, 
   allowSecretFiles: { key: "allowSecretFiles", check: isBoolean, expected: EXPECTED.boolean },
   commandAllowList: { key: "commandAllowList", check: isStringList, expected: EXPECTED.stringList },
   commandDenyGuard: { key: "commandDenyGuard", check: isBoolean, expected: EXPECTED.boolean },
+  requestRetries: { key: "requestRetries", check: isRequestRetries, expected: EXPECTED.requestRetries },
+  stallTimeoutSeconds: { key: "stallTimeoutSeconds", check: isStallTimeout, expected: EXPECTED.stallTimeout },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {
