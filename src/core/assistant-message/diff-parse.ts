@@ -3,7 +3,7 @@
  * marker characters, Cline's `------- SEARCH` / `+++++++ REPLACE` or the legacy `<<<<<<< SEARCH` /
  * `>>>>>>> REPLACE`), because models miscount them. While the diff still streams, an unfinished
  * last line that may yet become a marker is held back, and a block whose REPLACE is arriving is
- * returned as "replacing".
+ * returned as "replacing". A final diff may leave out its last REPLACE marker.
  */
 
 export interface DiffBlock {
@@ -117,8 +117,14 @@ export function parseDiff(diff: string, isFinal: boolean): DiffBlock[] {
   }
   if (open === undefined) return blocks;
   if (isFinal) {
-    const missing = open.dividers.length === 0 ? `the "=======" line and the "+++++++ REPLACE" line` : `its "+++++++ REPLACE" line`;
-    throw new DiffSyntaxError(lines.length, `block ${blocks.length + 1} (opened on line ${open.openedAt}) is unfinished: the diff ends before ${missing}.`);
+    // Models often leave out the last REPLACE marker. The tool call itself closed (a cut-off call
+    // never gets here), so the diff is whole: its last block's REPLACE part runs to its end.
+    const parts = splitBody(open, true);
+    if (parts) return [...blocks, { number: blocks.length + 1, ...parts, state: "complete" }];
+    throw new DiffSyntaxError(
+      lines.length,
+      `block ${blocks.length + 1} (opened on line ${open.openedAt}) is unfinished: the diff ends before the "=======" line and the "+++++++ REPLACE" line.`,
+    );
   }
   const parts = splitBody(open, false);
   if (parts) blocks.push({ number: blocks.length + 1, ...parts, state: "replacing" });

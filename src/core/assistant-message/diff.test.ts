@@ -142,6 +142,13 @@ describe("constructNewFileContent applies blocks", () => {
     expect(constructNewFileContent(diff, original, true)).toBe(expected);
   });
 
+  it("applies a final diff whose last block lacks its REPLACE marker (models often leave it out)", () => {
+    const diff = diffOf(block("  return 1;", "  return 10;"), "------- SEARCH\n  return 3;\n=======\n  return 30;");
+    expect(constructNewFileContent(diff, CODE, true)).toBe(codeWith({ 4: "  return 10;", 13: "  return 30;" }));
+    // While it streams, the same block is still "replacing": shown, never taken as complete.
+    expect(applyDiff(diff, CODE, false).blocks.at(-1)?.partial).toBe(true);
+  });
+
   it("reports where each block landed and how it matched", () => {
     const applied = applyDiff(diffOf(block("  return 3;", "  return 3;\n  // three"), block("    return 1;", "  return 1; // one")), CODE, true);
     expect(applied.blocks).toEqual([
@@ -215,7 +222,6 @@ describe("constructNewFileContent refuses what it cannot apply", () => {
       patterns: ["Nothing in the file resembles it closely", "read it again"],
     },
     { name: "a missing ======= line", original: CODE, diff: "------- SEARCH\na\n+++++++ REPLACE", patterns: ["Line 3 of the diff", "without the \"=======\" line", "------- SEARCH\nexact lines from the file"] },
-    { name: "an unfinished last block", original: CODE, diff: `${block("a", "b")}\n------- SEARCH\nx\n=======\ny`, patterns: ["block 2 (opened on line 6) is unfinished", "+++++++ REPLACE"] },
     { name: "a SEARCH with no REPLACE part at all", original: CODE, diff: "------- SEARCH\nx", patterns: ['the "=======" line and the "+++++++ REPLACE" line'] },
     { name: "text outside the blocks", original: CODE, diff: `${block("  return 1;", "x")}\nAnd now the second change:\n${block("  return 3;", "y")}`, patterns: ['Line 6 of the diff: text outside any SEARCH/REPLACE block: "And now the second change:"'] },
     { name: "a divider without a SEARCH marker", original: CODE, diff: "  return 1;\n=======\nx\n+++++++ REPLACE", patterns: ["Line 1 of the diff: text outside"] },
