@@ -68,12 +68,23 @@ function fromSdkApiError(error: SdkApiError, who: string): ApiError {
   const status = error.status ?? (typeof detail.code === "number" ? detail.code : undefined);
   const kind = kindOf(status, detail);
   const statusText = status === undefined ? "in stream" : `HTTP ${status}`;
-  return new ApiError(kind, `${who}: ${PHRASES[kind]} (${statusText}): ${detail.message}`, {
+  const said = withoutStatus(detail.message, error.status);
+  return new ApiError(kind, `${who}: ${PHRASES[kind]} (${statusText})${said ? `: ${said}` : ""}`, {
     status,
     retryAfterSeconds: kind === "rate_limited" || kind === "overloaded" ? retryAfterSeconds(error.headers) : undefined,
     requestId: requestIdOf(error),
     cause: error,
   });
+}
+
+/**
+ * The SDKs' own message starts with the status ("401 {…}", "500 status code (no body)"), which
+ * ours already names once: what is left is the detail, if any.
+ */
+function withoutStatus(message: string, status: number | undefined): string {
+  if (status === undefined || !message.startsWith(`${status} `)) return message;
+  const rest = message.slice(String(status).length + 1).trim();
+  return rest === "status code (no body)" ? "" : rest;
 }
 
 interface BodyDetail {

@@ -1,5 +1,5 @@
 import type { ApiError } from "../../api/errors";
-import type { AskKind, AskResponse, RetryInfo, SayKind } from "../../shared/messages";
+import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, RetryInfo, SayKind } from "../../shared/messages";
 import { truncateConversation } from "../context/truncate-conversation";
 import { abortableSleep } from "../util/abortable-sleep";
 import type { MessageState } from "./message-state";
@@ -56,6 +56,7 @@ export class ApiRequestRetrier {
     }
     if (plan.action === "ask_long_wait") {
       const seconds = Math.ceil(plan.delayMs / 1000);
+      await this.markRequest(error);
       const answer = await this.deps.ask(
         "api_req_failed",
         `${describe(error)}\nThe provider asks to wait ${seconds} seconds before trying again. Wait and retry?`,
@@ -64,6 +65,7 @@ export class ApiRequestRetrier {
       this.attempts++;
       return this.waitAndRetry(plan.delayMs, this.attempts, describe(error));
     }
+    await this.markRequest(error);
     return this.askPerson(describe(error));
   }
 
@@ -74,6 +76,7 @@ export class ApiRequestRetrier {
       this.attempts++;
       return this.waitAndRetry(this.options.baseDelayMs, this.attempts, reason);
     }
+    await this.markRequest();
     return this.askPerson(reason);
   }
 
@@ -82,6 +85,7 @@ export class ApiRequestRetrier {
     if (answer.type !== "yes" || this.deps.signal.aborted) return "stop";
     this.attempts = 0;
     this.truncatedThisRound = false;
+    await this.updateLatest("api_req_started", (m) => (m.apiRequest = requestInFlight(m.apiRequest)));
     return "retry";
   }
 
@@ -92,9 +96,38 @@ export class ApiRequestRetrier {
       delaySeconds: Math.round(delayMs / 100) / 10,
       reason,
     };
+    await this.updateLatest("api_req_started", (m) => {
+      if (m.apiRequest) m.apiRequest.outcome = "retried";
+    });
     await this.deps.say("error_retry", `${reason} Retrying in ${retry.delaySeconds}s (attempt ${attempt}/${retry.maxAttempts}).`, { retry });
     const waited = await abortableSleep(delayMs, this.deps.signal);
+    // The countdown row becomes a record of the wait, and the request row spins again for the new attempt.
+    await this.updateLatest("error_retry", (m) => {
+      if (m.retry) m.retry.outcome = waited ? "retried" : "cancelled";
+    });
+    await this.updateLatest("api_req_started", (m) => {
+      if (waited) m.apiRequest = requestInFlight(m.apiRequest);
+      else if (m.apiRequest) m.apiRequest.outcome = "cancelled";
+    });
     return waited ? "retry" : "stop";
+  }
+
+  /** The request failed for good (unless the person retries): its row stops spinning and says why. */
+  private markRequest(error?: ApiError): Promise<void> {
+    return this.updateLatest("api_req_started", (m) => {
+      if (!m.apiRequest) return;
+      m.apiRequest.outcome = "failed";
+      if (error) m.apiRequest.error ??= error.message;
+      if (error?.kind === "auth" && (error.status === 401 || error.status === 403)) m.apiRequest.keyRefused = true;
+    });
+  }
+
+  /** Changes the newest message of a kind: the current round's request row, or the retry just shown. */
+  private updateLatest(kind: "api_req_started" | "error_retry", change: (message: ChatMessage) => void): Promise<void> {
+    return this.deps.withStateLock(() => {
+      const latest = this.deps.messages.chatMessages.findLast((m) => m.type === "say" && m.say === kind);
+      if (latest) this.deps.messages.update(latest.ts, change);
+    });
   }
 
   /** Drops the oldest rounds so the request fits; false when there is nothing left to drop. */
@@ -114,7 +147,14 @@ export class ApiRequestRetrier {
   }
 }
 
+/** The error's message already names the status (classify-error.ts): it is not repeated here. */
 function describe(error: ApiError): string {
-  const status = error.status ? ` (HTTP ${error.status})` : "";
-  return `API request failed${status}: ${error.message}`;
+  return `API request failed: ${error.message}`;
+}
+
+/** A request sent again: spinning, without the failure of the attempt before. */
+function requestInFlight(info: ApiRequestInfo | undefined): ApiRequestInfo | undefined {
+  if (!info) return undefined;
+  const { outcome: _outcome, error: _error, keyRefused: _keyRefused, ...counts } = info;
+  return counts;
 }

@@ -1,5 +1,6 @@
 import type { ApiRequestInfo, ChatMessage } from "../../../src/shared/messages";
 import { formatCost, formatTokens } from "../format";
+import { usePanel } from "../state/panel-context";
 import { Row, type RowTone } from "./Row";
 
 function headline(info: ApiRequestInfo | undefined): { title: string; icon: string; tone: RowTone; spin: boolean } {
@@ -36,6 +37,17 @@ export function ApiRequestRow({ message }: { message: ChatMessage }) {
         </div>
       )}
       {info?.error && <div className="error-text">{info.error}</div>}
+      {info?.keyRefused && <OpenSettings />}
     </Row>
+  );
+}
+
+/** A refused key is fixed in the settings: one click there. */
+function OpenSettings() {
+  const { store } = usePanel();
+  return (
+    <button type="button" className="link-button" onClick={() => store.setView("settings")}>
+      Open settings
+    </button>
   );
 }

@@ -1,0 +1,89 @@
+/**
+ * What the chat says about a failing request must stay true: the request row stops spinning once
+ * the request failed for good, a retry's countdown row is closed when its wait ends, the status
+ * code is named once, and a refused key points to the settings. Real SDKs, scripted server.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChatMessage } from "../../src/shared/messages";
+import { startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
+
+const completion = { text: "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>" };
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.dispose();
+  harness = undefined;
+});
+
+async function open(options: HarnessOptions): Promise<Harness> {
+  harness = await startHarness(options);
+  return harness;
+}
+
+const requestRows = (h: Harness) => h.messages.filter((m) => m.type === "say" && m.say === "api_req_started");
+const retryRows = (h: Harness) => h.messages.filter((m): m is ChatMessage => m.type === "say" && m.say === "error_retry");
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe.each(["anthropic", "openai"] as const)("a failing request (%s)", (provider) => {
+  it("a refused key: the row stops spinning, says 401 once and offers the settings", async () => {
+    const h = await open({ provider, turns: [{ kind: "fault", fault: "auth" }] });
+    await h.start("Do it");
+    const ask = await h.waitForAsk("api_req_failed");
+    expect(count(ask.text ?? "", "401")).toBe(1);
+    const row = requestRows(h)[0]?.apiRequest;
+    expect(row?.outcome).toBe("failed");
+    expect(row?.keyRefused).toBe(true);
+    expect(count(row?.error ?? "", "401")).toBe(1);
+    h.controller.answer({ type: "no" });
+    expect(await h.finished()).toBe("failed");
+    expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("failed");
+  });
+
+  it("retries spent: every countdown row is closed and the request row says failed while the person decides", async () => {
+    const fault = { kind: "fault", fault: "server_error" } as const;
+    const h = await open({ provider, turns: [fault, fault, fault, fault], settings: { requestRetries: 3 } });
+    await h.start("Do it");
+    await h.waitForAsk("api_req_failed");
+    const retries = retryRows(h);
+    expect(retries.map((m) => m.retry?.attempt)).toEqual([1, 2, 3]);
+    expect(retries.map((m) => m.retry?.outcome)).toEqual(["retried", "retried", "retried"]);
+    expect(requestRows(h)).toHaveLength(1);
+    expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("failed");
+    expect(requestRows(h)[0]?.apiRequest?.keyRefused).toBeUndefined();
+    h.controller.answer({ type: "no" });
+    expect(await h.finished()).toBe("failed");
+  });
+
+  it("a retry that succeeds: the row spins again for the new attempt and ends completed, without the old error", async () => {
+    const h = await open({ provider, answer: () => ({ type: "yes" }), turns: [{ kind: "fault", fault: "server_error" }, completion] });
+    expect(await h.run("Do it")).toBe("completed");
+    expect(retryRows(h).map((m) => m.retry?.outcome)).toEqual(["retried"]);
+    const info = requestRows(h)[0]?.apiRequest;
+    expect(info?.outcome).toBe("completed");
+    expect(info?.error).toBeUndefined();
+  });
+
+  it("the person retries after the automatic attempts: the row spins again, then completes", async () => {
+    const fault = { kind: "fault", fault: "server_error" } as const;
+    const h = await open({ provider, turns: [fault, fault, completion], settings: { requestRetries: 1 } });
+    await h.start("Do it");
+    await h.waitForAsk("api_req_failed");
+    expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("failed");
+    h.controller.answer({ type: "yes" });
+    await h.waitForAsk("completion_result");
+    h.controller.answer({ type: "yes" });
+    expect(await h.finished()).toBe("completed");
+    expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("completed");
+    expect(requestRows(h)[0]?.apiRequest?.error).toBeUndefined();
+  });
+
+  it("cancelled during a retry's countdown: the countdown and the request say so", async () => {
+    const h = await open({ provider, turns: [{ kind: "fault", fault: "server_error" }, completion], retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    await h.start("Do it");
+    const deadline = Date.now() + 5_000;
+    while (retryRows(h).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await h.controller.cancelTask();
+    expect(retryRows(h)[0]?.retry?.outcome).toBe("cancelled");
+    expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("cancelled");
+  });
+});
