@@ -3,7 +3,7 @@
  * and the CLI bundle driven as a separate process through every tool of the registry. A build
  * option that breaks a tool, or a new tool without a scenario here, fails this file.
  */
-import { mkdtemp, rename, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +41,6 @@ describe("the production CLI bundle", () => {
   }
 
   it("loads the core lazily: extension.js requires core.js instead of holding it", async () => {
-    const { readFile } = await import("node:fs/promises");
     const extension = await readFile(join(bundle, "extension.js"), "utf8");
     expect(extension).toContain('require("./core.js")');
     expect(extension.length).toBeLessThan((await readFile(join(bundle, "core.js"), "utf8")).length / 10);
@@ -49,7 +48,6 @@ describe("the production CLI bundle", () => {
 
   it("says which file is missing when the build did not copy the tree-sitter files", async () => {
     const cwd = await mkdtemp(join(env.dir, "ws-"));
-    const { writeFile } = await import("node:fs/promises");
     await writeFile(join(cwd, "a.py"), "def f():\n    pass\n");
     await rename(join(bundle, "tree-sitter"), join(bundle, "tree-sitter.away"));
     try {
