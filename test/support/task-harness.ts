@@ -30,6 +30,8 @@ export interface HarnessOptions {
   api?: Partial<ApiConfiguration>;
   /** Replaces the tool registry (e.g. to add a tool that blocks until cancelled). */
   tools?: Readonly<Record<string, ToolDefinition>>;
+  /** Shortest pause between partial UI updates (default 5 ms). */
+  partialUpdateIntervalMs?: number;
 }
 
 export interface Harness {
@@ -100,7 +102,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     tools: options.tools,
     storageRoot: storage,
     retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },
-    partialUpdateIntervalMs: 5,
+    partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 5,
     environment: { os: "Linux", shell: "/bin/bash" },
     listener: {
       onMessageAdded: (m) => seen(m, true),

@@ -20,8 +20,12 @@ export class AnswerAssembler {
   private readonly redacted: string[] = [];
   private toolUses: ContentBlock[] = [];
 
+  /** How long the reasoning text is, without joining it. */
+  reasoningLength = 0;
+
   addReasoning(chunk: ApiStreamReasoningChunk): void {
     if (chunk.reasoning) {
+      this.reasoningLength += chunk.reasoning.length;
       this.reasoningPieces.push(chunk.reasoning);
       this.reasoningCache = undefined;
     }

@@ -21,6 +21,7 @@ import { toolGrammar, toolSpecs } from "./tools/registry";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { TaskStorage } from "../storage/task-storage";
 import { errorText } from "../util/error-text";
+import { COMPLETED_TASK_REPLY, reopenChat, takeTrailingUserContent } from "./resume";
 
 
 /** Saves the workspace before the next round (checkpoints plug in here later). */
@@ -72,6 +73,8 @@ export class Task {
   private readonly parser: IncrementalAssistantMessageParser;
   private readonly retrier: ApiRequestRetrier;
   private readonly textThrottle: Throttle;
+  /** Live previews of tool calls as they stream (the chat row, the editor's diff view). */
+  private readonly previewThrottle: Throttle;
   /** Chat rows of the answer being streamed, by block ("text:2", "reasoning"). */
   private readonly streamingRows = new Map<string, number>();
   private readonly chat: ChatChannel;
@@ -82,7 +85,9 @@ export class Task {
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
     this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report);
-    this.textThrottle = new Throttle(params.partialUpdateIntervalMs ?? 40, report);
+    const streaming = { intervalMs: params.partialUpdateIntervalMs ?? 40, bytesPerSecond: SHOWN_BYTES_PER_SECOND };
+    this.textThrottle = new Throttle(streaming, report);
+    this.previewThrottle = new Throttle(streaming, report);
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
     this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
@@ -127,34 +132,25 @@ export class Task {
   }
 
   /**
-   * Continues a saved task: shows its chat again, asks whether to resume, and goes on from where
-   * the conversation stopped (merging a trailing user message, so roles keep alternating).
+   * Continues a saved task: shows its chat again and goes on from where the conversation stopped
+   * (merging a trailing user message, so roles keep alternating). An interrupted task asks whether
+   * to resume; a completed one shows its result again, and only a reply to it continues the work.
    */
-  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }): Promise<TaskOutcome> {
-    const chat = saved.chat
-      .filter((m, i) => !(m.type === "ask" && m.ask === "resume_task" && i === saved.chat.length - 1))
-      .map((m) => ({ ...m, partial: false }));
-    await this.withStateLock(() => this.messages.load(chat, saved.api));
-    const answer = await this.ask("resume_task", "This task was interrupted. Resume it?");
-    if (this.state.abort || answer.type === "no") {
+  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean } = {}): Promise<TaskOutcome> {
+    const reopened = reopenChat(saved.chat, options.completed === true);
+    await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
+    const answer = reopened.completed ? await this.ask("completion_result", "") : await this.ask("resume_task", "This task was interrupted. Resume it?");
+    const replied = Boolean(answer.text?.trim() || answer.images?.length);
+    if (this.state.abort || (answer.type === "no" && !replied) || (reopened.completed && !replied)) {
       this.state.didFinish = true;
       await this.messages.flush();
-      return "aborted";
+      return reopened.completed ? "completed" : "aborted";
     }
-    if (answer.text || answer.images?.length) await this.say("user_feedback", answer.text, { images: answer.images });
-    const history = [...this.messages.apiHistory];
-    const last = history.at(-1);
-    const carried: ContentBlock[] = [];
-    if (last?.role === "user") {
-      history.pop();
-      carried.push(...(typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content));
-    }
+    if (replied) await this.say("user_feedback", answer.text, { images: answer.images });
+    const { history, carried } = takeTrailingUserContent(this.messages.apiHistory);
     await this.withStateLock(() => this.messages.setApiHistory(history));
-    const content: ContentBlock[] = [
-      ...carried,
-      { type: "text", text: formatResponse.taskResumption(answer.text) },
-      ...(answer.images ?? []).map(toImageBlock),
-    ];
+    const note = reopened.completed ? `${COMPLETED_TASK_REPLY}\n<feedback>\n${answer.text ?? ""}\n</feedback>` : formatResponse.taskResumption(answer.text);
+    const content: ContentBlock[] = [...carried, { type: "text", text: note }, ...(answer.images ?? []).map(toImageBlock)];
     return this.initiateTaskLoop(content);
   }
 
@@ -193,6 +189,7 @@ export class Task {
     this.abortController.abort();
     this.params.api.abort();
     this.textThrottle.cancel();
+    this.previewThrottle.cancel();
     this.chat.cancelPendingAsk(reason !== "shutdown");
   }
 
@@ -279,7 +276,7 @@ export class Task {
         if (this.state.abort) break;
         if (chunk.type === "reasoning") {
           answer.addReasoning(chunk);
-          this.textThrottle.push(() => this.sayStreaming("reasoning", "reasoning", answer.reasoningText, true));
+          this.textThrottle.push(() => this.sayStreaming("reasoning", "reasoning", answer.reasoningText, true), answer.reasoningLength);
         } else if (chunk.type === "tool_calls") {
           answer.nativeCalls.add(chunk);
         } else if (chunk.type === "stop") {
@@ -403,7 +400,13 @@ export class Task {
         const partial = block.partial && !state.didCompleteReadingStream;
         if (block.type === "text") {
           if (!state.didRejectTool && !state.didAlreadyUseTool) await this.presentText(state.currentStreamingContentIndex, block.content, partial);
+        } else if (partial) {
+          const call = { ...block, params: { ...block.params }, partial };
+          this.previewThrottle.push(() => this.toolExecutor.executeTool(call), paramsSize(call.params));
         } else {
+          // A preview still pending or running would land after the call: drop it, let it finish.
+          this.previewThrottle.cancel();
+          await this.previewThrottle.flush();
           await this.toolExecutor.executeTool({ ...block, params: { ...block.params }, partial });
         }
         if (state.abort) break;
@@ -420,16 +423,24 @@ export class Task {
     if (state.presentAssistantMessageHasPendingUpdates) await this.presentAssistantMessage();
   }
 
+  /**
+   * Streamed text is cleaned up only when it is shown (the throttle decides how often), so a
+   * chunk costs what it adds, not a pass over the whole text.
+   */
   private async presentText(blockIndex: number, content: string, partial: boolean): Promise<void> {
-    const text = sanitizeStreamingText(content, partial);
     const row = `text:${blockIndex}`;
     if (partial) {
-      // Nothing to show yet (e.g. only the start of a tag has arrived).
-      if (!text) return;
-      this.textThrottle.push(() => this.sayStreaming(row, "text", text, true));
+      this.textThrottle.push(async () => {
+        const text = sanitizeStreamingText(content, true);
+        // Nothing to show yet (e.g. only the start of a tag has arrived).
+        if (text) await this.sayStreaming(row, "text", text, true);
+      }, content.length);
       return;
     }
+    // A partial update still pending or running would land after the final one.
     this.textThrottle.cancel();
+    await this.textThrottle.flush();
+    const text = sanitizeStreamingText(content, false);
     if (text) await this.sayStreaming(row, "text", text, false);
   }
 
@@ -482,7 +493,8 @@ export class Task {
   /** Removes the chat messages a failed attempt produced, so the retry does not duplicate them. */
   private async discardAttempt(sinceTs: number): Promise<void> {
     this.textThrottle.cancel();
-    await this.textThrottle.flush();
+    this.previewThrottle.cancel();
+    await Promise.all([this.textThrottle.flush(), this.previewThrottle.flush()]);
     await pWaitFor(() => !this.state.presentAssistantMessageLocked, { interval: 5 });
     await this.withStateLock(() => {
       const shownByAttempt = (m: ChatMessage) =>
@@ -541,6 +553,19 @@ export class Task {
   private async reportInternalError(error: unknown): Promise<void> {
     this.params.host.window.notify("error", `Tandem: ${errorText(error)}`);
   }
+}
+
+/**
+ * How many bytes of streamed rows are shown per second at most, once rows are big: a row is
+ * re-rendered whole (markdown in the webview, a diff in the editor), so a 1 MB row updates about
+ * once a second and a 20 KB one at the base interval.
+ */
+const SHOWN_BYTES_PER_SECOND = 1_000_000;
+
+function paramsSize(params: Readonly<Record<string, string>>): number {
+  let size = 0;
+  for (const value of Object.values(params)) size += value.length;
+  return size;
 }
 
 /** The person chose to stop after a failed request. */
