@@ -85,6 +85,21 @@ describe.each(protocols)("a tool call cut off ($name)", ({ provider, api }) => {
     expect(sentText(h, 1)).toContain("the <command> value was still open");
   });
 
+  it("replace_in_file cut off inside its last block is not applied, even though a closed call would be", async () => {
+    const h = await open({
+      turns: [
+        { text: "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\noriginal\n=======\nchang", stopReason: "max_tokens" },
+        { text: "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\noriginal\n=======\nchanged\n</diff>\n</replace_in_file>" },
+        completion,
+      ],
+    });
+    await writeFile(join(h.workspace, "a.txt"), "original\n");
+    expect(await h.run("Change a.txt")).toBe("completed");
+    // The second, closed call lacks its REPLACE marker too, and is applied.
+    expect(await readFile(join(h.workspace, "a.txt"), "utf8")).toBe("changed\n");
+    expect(sentText(h, 1)).toContain("was NOT run");
+  });
+
   it("a harmless read still runs when its required parameters closed", async () => {
     const h = await open({ turns: [{ text: "<read_file>\n<path>notes.txt</path>\n", stopReason: "max_tokens" }, completion] });
     await writeFile(join(h.workspace, "notes.txt"), "the secret word is plum\n");
