@@ -2,72 +2,29 @@
  * The headless runner as a person runs it: the bundled `tandem` CLI in its own process, talking
  * to the scripted model server started as another process.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurn } from "../support/script";
+import { startCliHarness, type CliHarness } from "./cli-harness";
 
+let cli: CliHarness;
 let dir: string;
 let cliPath: string;
-let server: ChildProcess | undefined;
 let serverUrl: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "tandem-cli-"));
-  cliPath = join(dir, "cli.js");
-  // The same bundle settings as esbuild.mjs, so the test runs what ships.
-  await esbuild.build({
-    entryPoints: ["src/cli/main.ts"],
-    outfile: cliPath,
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    define: { "import.meta.url": "__tandemImportMetaUrl" },
-    banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
-    logLevel: "silent",
-  });
-  server = spawn(process.execPath, ["--import", "tsx", "test/support/serve.ts", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  serverUrl = await new Promise<string>((resolve, reject) => {
-    server?.stdout?.on("data", (data: Buffer) => {
-      const match = /listening on (http:\/\/\S+)/.exec(data.toString());
-      if (match?.[1]) resolve(match[1]);
-    });
-    server?.once("exit", (code) => reject(new Error(`scripted server exited with ${code}`)));
-  });
+  cli = await startCliHarness();
+  ({ dir, cliPath, serverUrl } = cli);
 });
 
 afterAll(async () => {
-  server?.kill();
-  await rm(dir, { recursive: true, force: true });
+  await cli?.close();
 });
 
-async function script(turns: ScriptTurn[]): Promise<void> {
-  const response = await fetch(`${serverUrl}/__script`, { method: "POST", body: JSON.stringify(turns) });
-  expect(response.ok).toBe(true);
-}
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: dir, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    // A hung runner must fail its own test, not leak into the next one.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const script = (turns: ScriptTurn[]) => cli.script(turns);
+const runCli = (args: string[], env: Record<string, string>) => cli.run(args, { env });
 
 describe("tandem (headless runner)", () => {
   it("runs a task to completion in YOLO mode and exits 0", async () => {

@@ -1,0 +1,102 @@
+/**
+ * What every CLI test needs: the bundled `tandem` CLI built into a temp folder, the scripted model
+ * server in a process of its own, and a way to run the CLI as a person or a CI job would.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as esbuild from "esbuild";
+import { bundleOptions } from "../../esbuild-options.mjs";
+import type { RecordedRequest, ScriptTurn } from "../support/script";
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliHarness {
+  /** The temp folder: HOME of every run, and where workspaces go. */
+  readonly dir: string;
+  readonly cliPath: string;
+  readonly serverUrl: string;
+  /** HOME, PATH and an Anthropic key and endpoint pointing at the scripted server. */
+  readonly env: Record<string, string>;
+  script(turns: ScriptTurn[]): Promise<void>;
+  /** Drops the turns a killed run left unserved. */
+  dropScript(): Promise<void>;
+  requests(): Promise<RecordedRequest[]>;
+  workspace(): Promise<string>;
+  run(args: string[], options?: { env?: Record<string, string>; cwd?: string; killAfterMs?: number }): Promise<CliRun>;
+  close(): Promise<void>;
+}
+
+export async function startCliHarness(): Promise<CliHarness> {
+  const dir = await mkdtemp(join(tmpdir(), "tandem-cli-"));
+  const cliPath = join(dir, "cli.js");
+  await buildCli(dir);
+  const server = spawn(process.execPath, ["--import", "tsx", "test/support/serve.ts", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const serverUrl = await listeningUrl(server);
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: serverUrl };
+
+  return {
+    dir,
+    cliPath,
+    serverUrl,
+    env,
+    async script(turns) {
+      const response = await fetch(`${serverUrl}/__script`, { method: "POST", body: JSON.stringify(turns) });
+      if (!response.ok) throw new Error(`scripting the server failed: ${response.status} ${await response.text()}`);
+    },
+    async dropScript() {
+      await fetch(`${serverUrl}/__script`, { method: "DELETE" });
+    },
+    async requests() {
+      return (await (await fetch(`${serverUrl}/__requests`)).json()) as RecordedRequest[];
+    },
+    workspace: () => mkdtemp(join(dir, "ws-")),
+    run: (args, options = {}) => runCli(cliPath, args, { ...env, ...options.env }, options.cwd, options.killAfterMs),
+    async close() {
+      server.kill();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The CLI entry built with the project's one definition of the build, as `npm run build` ships it. */
+async function buildCli(outdir: string): Promise<void> {
+  const options = bundleOptions({ outdir, production: false });
+  await esbuild.build({ ...options, entryPoints: [{ in: "src/cli/main.ts", out: "cli" }], logLevel: "silent" });
+}
+
+function listeningUrl(server: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    server.stdout?.on("data", (data: Buffer) => {
+      const match = /listening on (http:\/\/\S+)/.exec(data.toString());
+      if (match?.[1]) resolve(match[1]);
+    });
+    server.once("exit", (code) => reject(new Error(`scripted server exited with ${code}`)));
+  });
+}
+
+function runCli(cliPath: string, args: string[], env: Record<string, string>, cwd?: string, killAfterMs = 15_000): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    // A hung runner must fail its own test, not leak into the next one.
+    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The text the model was sent in a request, every block joined (tool results included). */
+export function requestText(request: RecordedRequest): string {
+  return JSON.stringify(request.body.messages ?? request.body.input ?? []);
+}
