@@ -4,7 +4,7 @@ import { parseCliArgs } from "./args";
 describe("parseCliArgs", () => {
   it("takes the task, provider, key and endpoint", () => {
     const options = parseCliArgs(["--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "fix", "the bug"], { OPENAI_API_KEY: "k" });
-    expect(options).toMatchObject({ task: "fix the bug", api: { provider: "openai", apiKey: "k", baseUrl: "http://127.0.0.1:9/v1" } });
+    expect(options).toMatchObject({ action: { kind: "new", task: "fix the bug" }, api: { provider: "openai", apiKey: "k", baseUrl: "http://127.0.0.1:9/v1" } });
   });
 
   it("passes the OpenAI API choice, and leaves it to the model and endpoint when absent", () => {
@@ -16,5 +16,30 @@ describe("parseCliArgs", () => {
   it("refuses an OpenAI API it does not know, and a missing task", () => {
     expect(() => parseCliArgs(["--openai-api", "soap", "go"], {})).toThrow(/Unknown OpenAI API "soap": use chat or responses/);
     expect(() => parseCliArgs([], {})).toThrow(/No task given/);
+  });
+});
+
+describe("parseCliArgs: workspace, saved tasks and approvals", () => {
+  it("resolves a relative --cwd and --storage against the current folder", () => {
+    expect(parseCliArgs(["--cwd", "ws", "--storage", "../store", "go"], {}, "/home/me/src")).toMatchObject({
+      cwd: "/home/me/src/ws",
+      storage: { kind: "dir", dir: "/home/me/store" },
+    });
+    expect(parseCliArgs(["go"], {}, "/home/me")).toMatchObject({ cwd: "/home/me", storage: { kind: "default" } });
+  });
+
+  it("reads --resume with or without an id, and a message after it", () => {
+    expect(parseCliArgs(["--resume"], {})).toMatchObject({ action: { kind: "resume", taskId: "last" } });
+    expect(parseCliArgs(["--resume", "--yolo"], {})).toMatchObject({ action: { kind: "resume", taskId: "last" }, yolo: true });
+    expect(parseCliArgs(["--resume", "ab12", "carry", "on"], {})).toMatchObject({ action: { kind: "resume", taskId: "ab12", message: "carry on" } });
+    expect(parseCliArgs(["--list-tasks"], {})).toMatchObject({ action: { kind: "list" } });
+    expect(() => parseCliArgs(["--resume", "--no-storage"], {})).toThrow(/need saved tasks/);
+  });
+
+  it("turns --auto-approve names into the settings' switches", () => {
+    expect(parseCliArgs(["--auto-approve", "edit,command-safe", "--auto-approve", "read-outside", "go"], {})).toMatchObject({
+      autoApproval: { editFiles: true, executeSafeCommands: true, readFilesExternally: true },
+    });
+    expect(() => parseCliArgs(["--auto-approve", "all", "go"], {})).toThrow(/Unknown --auto-approve switch "all": use read, read-outside/);
   });
 });

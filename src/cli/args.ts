@@ -1,18 +1,33 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ApiConfiguration } from "../api";
-import type { ToolCallMode } from "../shared/settings";
+import type { AutoApprovalSettings, ToolCallMode } from "../shared/settings";
+import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
+import { EXIT_CODE_HELP } from "./exit-codes";
+
+/** What the run does: a new task, a saved one again, or only list the saved ones. */
+export type CliAction =
+  | { readonly kind: "new"; readonly task: string }
+  /** `message`, if given, goes to the model with the resumption. */
+  | { readonly kind: "resume"; readonly taskId: string; readonly message?: string }
+  | { readonly kind: "list" };
 
 export interface CliOptions {
-  task: string;
+  action: CliAction;
   api: ApiConfiguration;
   yolo: boolean;
+  autoApproval: Partial<AutoApprovalSettings>;
   json: boolean;
+  /** Absolute. */
   cwd: string;
-  storageDir: string | undefined;
+  /** Where task histories are saved: a folder, the per-workspace default, or not at all. */
+  storage: { readonly kind: "dir"; readonly dir: string } | { readonly kind: "default" } | { readonly kind: "none" };
   toolCallMode: ToolCallMode;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
+       tandem --resume [TASK_ID|last] [options] ["message"]
+       tandem --list-tasks [--cwd DIR]
 
 Options:
   --provider anthropic|openai   model provider (default: anthropic, or openai when only OPENAI_API_KEY is set)
@@ -22,17 +37,28 @@ Options:
   --openai-api chat|responses   which OpenAI API to call (default: Responses for GPT-6 and
                                 GPT-5.4+ on OpenAI itself, Chat Completions elsewhere)
   --yolo                        approve every tool without asking
+  --auto-approve LIST           approve these without asking (comma-separated):
+${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.padEnd(13)} ${s.allows}`).join("\n")}
   --cwd DIR                     workspace folder (default: the current folder)
-  --storage DIR                 where task histories are saved (default: none)
+  --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
+                                a message after it is passed on to the model
+  --list-tasks                  list the saved tasks of this workspace, newest first
+  --storage DIR                 where task histories are saved (default: per workspace, under
+                                $XDG_DATA_HOME/tandem, else ~/.local/share/tandem)
+  --no-storage                  keep the task in memory only (it cannot be resumed)
   --json                        print one JSON object per message
   -h, --help                    show this help
 
-Keys come from ANTHROPIC_API_KEY / OPENAI_API_KEY.`;
+Without a terminal (CI, a pipe) and without --yolo, nobody can approve: whatever needs approval
+is refused and stops the task (exit code 3). Keys come from ANTHROPIC_API_KEY / OPENAI_API_KEY.
+
+Exit codes:
+${EXIT_CODE_HELP}`;
 
 /** Parses argv (without node and script); throws an Error with a clear message on bad input. */
-export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions | "help" {
+export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): CliOptions | "help" {
   const { values, positionals } = parseArgs({
-    args: [...argv],
+    args: withResumeDefault(argv),
     allowPositionals: true,
     options: {
       provider: { type: "string" },
@@ -41,15 +67,21 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
       "native-tools": { type: "boolean", default: false },
       "openai-api": { type: "string" },
       yolo: { type: "boolean", default: false },
+      "auto-approve": { type: "string", multiple: true },
       cwd: { type: "string" },
+      resume: { type: "string" },
+      "list-tasks": { type: "boolean", default: false },
       storage: { type: "string" },
+      "no-storage": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) return "help";
-  const task = positionals.join(" ").trim();
-  if (!task) throw new Error("No task given. Write it as the last argument, in quotes.");
+  const text = positionals.join(" ").trim();
+  const action = parseAction(text, values.resume, values["list-tasks"]);
+  if (values.storage !== undefined && values["no-storage"]) throw new Error("--storage and --no-storage contradict each other: give one.");
+  if (values["no-storage"] && action.kind !== "new") throw new Error("--resume and --list-tasks need saved tasks: leave out --no-storage.");
 
   const provider = values.provider ?? (env.ANTHROPIC_API_KEY || !env.OPENAI_API_KEY ? "anthropic" : "openai");
   if (provider !== "anthropic" && provider !== "openai") {
@@ -62,12 +94,36 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv): C
   const apiKey = provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
   const baseUrl = values["base-url"] ?? (provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
   return {
-    task,
+    action,
     api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}) },
     yolo: values.yolo,
+    autoApproval: parseAutoApprove(values["auto-approve"] ?? []),
     json: values.json,
-    cwd: values.cwd ?? process.cwd(),
-    storageDir: values.storage,
+    // Everything downstream (the command policy, storage keys) needs an absolute path.
+    cwd: resolve(cwd, values.cwd ?? "."),
+    storage: values["no-storage"] ? { kind: "none" } : values.storage !== undefined ? { kind: "dir", dir: resolve(cwd, values.storage) } : { kind: "default" },
     toolCallMode: values["native-tools"] ? "native" : "xml",
   };
+}
+
+function parseAction(text: string, resume: string | undefined, list: boolean): CliAction {
+  if (list) {
+    if (resume !== undefined || text) throw new Error("--list-tasks takes no task and no --resume.");
+    return { kind: "list" };
+  }
+  if (resume !== undefined) {
+    if (!resume.trim()) throw new Error("--resume needs a task id, or last.");
+    return { kind: "resume", taskId: resume.trim(), ...(text ? { message: text } : {}) };
+  }
+  if (!text) throw new Error("No task given. Write it as the last argument, in quotes.");
+  return { kind: "new", task: text };
+}
+
+/** `--resume` alone (last, or followed by another option) means the last task. */
+function withResumeDefault(argv: readonly string[]): string[] {
+  return argv.map((arg, i) => {
+    if (arg !== "--resume") return arg;
+    const next = argv[i + 1];
+    return next === undefined || next.startsWith("-") ? "--resume=last" : arg;
+  });
 }

@@ -1,115 +1,165 @@
 #!/usr/bin/env node
 /**
- * `tandem`: the agent without an editor. Runs one task in a folder, prints its messages, asks
- * approvals on the terminal (unless --yolo), and exits 0 when the task completes.
+ * `tandem`: the agent without an editor. Runs one task in a folder (or resumes a saved one),
+ * prints its messages, asks approvals on the terminal (unless --yolo), and exits 0 when the task
+ * completes. Exit codes: `exit-codes.ts`.
  */
-import { createInterface } from "node:readline/promises";
+import { realpath, stat } from "node:fs/promises";
+import { createInterface, type Interface } from "node:readline/promises";
 import { buildApiHandler } from "../api";
 import { Controller } from "../core/controller";
-import type { TaskOutcome } from "../core/task";
+import { TaskHistory } from "../core/storage/task-history";
+import { errorText } from "../core/util/error-text";
 import { NodeHost } from "../host/node/node-host";
-import type { AskMessage, AskResponse, ChatMessage } from "../shared/messages";
+import type { AskMessage, ChatMessage } from "../shared/messages";
+import { DEFAULT_AUTO_APPROVAL } from "../shared/settings";
+import { Answerer } from "./answers";
 import { parseCliArgs, USAGE, type CliOptions } from "./args";
+import { refusalHint, unattendedNote } from "./auto-approve";
+import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
 import { CliPrinter } from "./printer";
+import { findSavedTask, formatTaskList, storageRootFor } from "./saved-tasks";
+import { TerminalScreen } from "./terminal-screen";
 
-const EXIT_CODES: Record<TaskOutcome, number> = { completed: 0, failed: 1, mistake_limit: 2, aborted: 130 };
+/** A problem with what the person asked for: reported with exit code 64. */
+class UsageError extends Error {}
+
+const note = (text: string) => process.stderr.write(`${text}\n`);
 
 async function main(): Promise<number> {
-  let options: CliOptions | "help";
+  let cli: CliOptions;
   try {
-    options = parseCliArgs(process.argv.slice(2), process.env);
+    const options = parseCliArgs(process.argv.slice(2), process.env);
+    if (options === "help") {
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT.completed;
+    }
+    cli = { ...options, cwd: await workspaceFolder(options.cwd) };
   } catch (error) {
-    process.stderr.write(`tandem: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 64;
+    const usage = error instanceof UsageError ? "" : `\n\n${USAGE}`;
+    note(`tandem: ${errorText(error)}${usage}`);
+    return EXIT.usage;
   }
-  if (options === "help") {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
+  const storageRoot = storageRootFor(cli.storage, cli.cwd, process.env);
+  const history = storageRoot ? new TaskHistory(storageRoot, (error) => note(`tandem: ${errorText(error)}`)) : undefined;
+  if (cli.action.kind === "list") {
+    const items = history ? await history.list() : [];
+    if (cli.json) for (const item of items) process.stdout.write(`${JSON.stringify(item)}\n`);
+    else process.stdout.write(`${formatTaskList(items, cli.cwd, storageRoot ?? "")}\n`);
+    return EXIT.completed;
   }
-  const cli = options;
-  const printer = new CliPrinter(process.stdout, cli.json);
-  const interactive = Boolean(process.stdin.isTTY) && !cli.yolo;
-  const prompt = interactive ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
+  let resumeId: string | undefined;
+  if (cli.action.kind === "resume") {
+    try {
+      if (!history || !storageRoot) throw new Error("Tasks are not saved in this run, so none can be resumed.");
+      resumeId = (await findSavedTask(history, cli.action.taskId, storageRoot)).id;
+    } catch (error) {
+      note(`tandem: ${errorText(error)}`);
+      return EXIT.usage;
+    }
+  }
+  return runTask(cli, { storageRoot, history, resumeId });
+}
 
+async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?: TaskHistory; resumeId?: string }): Promise<number> {
+  const prompt = Boolean(process.stdin.isTTY) && !cli.yolo ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
+  const screen = prompt && new TerminalScreen(prompt, process.stdout, process.stderr);
+  const printer = new CliPrinter(screen ?? process.stdout, cli.json);
+  if (!prompt && !cli.yolo) note(unattendedNote(cli.autoApproval));
+
+  let refused: AskMessage | undefined;
+  const answerer = new Answerer({
+    screen,
+    yolo: cli.yolo,
+    resumeMessage: cli.action.kind === "resume" ? cli.action.message : undefined,
+    answer: (response) => controller.answer(response),
+    note,
+    onRefused: (message) => {
+      refused ??= message;
+      note(`tandem: ${describeAsk(message)} needs approval, and nobody is at a terminal to give it. ${refusalHint(message, cli.yolo)}`);
+      // Stopped rather than left to the model: a run that did not do its work must not exit 0.
+      void controller.cancelTask();
+    },
+  });
   const onMessage = (message: ChatMessage) => {
     printer.show(message);
-    if (message.type === "ask" && !message.partial) void answer(message);
+    answerer.seen(message);
   };
   const controller: Controller = new Controller({
-    host: new NodeHost(cli.cwd, (level, text) => process.stderr.write(`${level}: ${text}\n`)),
+    host: new NodeHost(cli.cwd, (level, text) => note(`${level}: ${text}`)),
     apiConfiguration: cli.api,
     createApiHandler: buildApiHandler,
-    settings: { yolo: cli.yolo, toolCallMode: cli.toolCallMode },
-    storageRoot: cli.storageDir,
+    settings: { yolo: cli.yolo, toolCallMode: cli.toolCallMode, autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval } },
+    storageRoot: saved.storageRoot,
+    history: saved.history,
     listener: {
       onMessageAdded: onMessage,
       onMessageUpdated: onMessage,
-      onMessagesRemoved: () => {},
+      onMessagesRemoved: (timestamps) => answerer.removed(timestamps),
       onTaskChanged: () => {},
       onTaskFinished: () => {},
     },
   });
-
-  async function answer(message: AskMessage): Promise<void> {
-    const response = prompt ? await askOnTerminal(prompt, message) : answerUnattended(message);
-    controller.answer(response);
-  }
-
-  let interrupted = false;
-  process.on("SIGINT", () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    process.stderr.write("\nCancelling… (Ctrl-C again to quit at once)\n");
-    void controller.cancelTask();
-  });
+  const stopInterrupts = onInterrupt(prompt, () => void controller.cancelTask());
 
   try {
-    await controller.newTask(cli.task);
+    if (saved.resumeId) {
+      note(`Resuming task ${saved.resumeId}.`);
+      await controller.resumeTask(saved.resumeId);
+    } else if (cli.action.kind === "new") {
+      await controller.newTask(cli.action.task);
+    }
     const outcome = (await controller.waitForTask()) ?? "failed";
     await controller.dispose();
-    return EXIT_CODES[outcome];
+    return refused ? EXIT.needsApproval : EXIT_FOR_OUTCOME[outcome];
   } catch (error) {
-    process.stderr.write(`tandem: ${(error as Error).message}\n`);
-    return 1;
+    note(`tandem: ${errorText(error)}`);
+    return EXIT.failed;
   } finally {
+    stopInterrupts();
     prompt?.close();
   }
 }
 
-/** Without a person at the keyboard: finish on completion, stop on failure, let the model decide questions. */
-function answerUnattended(message: AskMessage): AskResponse {
-  switch (message.ask) {
-    case "completion_result":
-      return { type: "yes" };
-    case "followup":
-      return { type: "message", text: "No one is at the keyboard (unattended run). Decide yourself and continue." };
-    case "tool":
-    case "command":
-      return { type: "no", text: "Not approved: unattended run without --yolo." };
-    default:
-      return { type: "no" };
-  }
+/** The resolved, real path of the workspace; a missing folder is the person's mistake. */
+async function workspaceFolder(path: string): Promise<string> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new UsageError(`--cwd ${path}: no such folder.`);
+  if (!info.isDirectory()) throw new UsageError(`--cwd ${path}: not a folder.`);
+  return realpath(path);
 }
 
-async function askOnTerminal(prompt: ReturnType<typeof createInterface>, message: AskMessage): Promise<AskResponse> {
-  if (message.ask === "completion_result") {
-    const reply = (await prompt.question("Done? Press Enter to finish, or type feedback: ")).trim();
-    return reply ? { type: "message", text: reply } : { type: "yes" };
-  }
-  if (message.ask === "followup") {
-    return { type: "message", text: (await prompt.question("> ")).trim() };
-  }
-  const guidance = message.ask === "mistake_limit_reached";
-  const reply = (await prompt.question(guidance ? "Type guidance to continue, or [n]o to stop: " : "[y]es / [n]o / or type feedback to reject: ")).trim();
-  if (/^y(es)?$/i.test(reply)) return { type: "yes" };
-  if (reply === "" || /^no?$/i.test(reply)) return { type: "no" };
-  return guidance ? { type: "message", text: reply } : { type: "no", text: reply };
+/**
+ * Ctrl-C cancels the task, twice quits at once. At a terminal readline takes the keys (raw mode),
+ * so it is the prompt that reports Ctrl-C (and Ctrl-D, the person leaving).
+ */
+function onInterrupt(prompt: Interface | undefined, cancel: () => void): () => void {
+  let interrupted = false;
+  let closing = false;
+  const interrupt = () => {
+    if (interrupted) process.exit(EXIT.cancelled);
+    interrupted = true;
+    note("\nCancelling… (Ctrl-C again to quit at once)");
+    cancel();
+  };
+  process.on("SIGINT", interrupt);
+  prompt?.on("SIGINT", interrupt);
+  prompt?.on("close", () => closing || interrupt());
+  return () => {
+    closing = true;
+    process.off("SIGINT", interrupt);
+  };
+}
+
+function describeAsk(message: AskMessage): string {
+  if (message.ask === "command") return `The command "${message.text ?? ""}"`;
+  return [message.tool?.tool ?? "A tool", message.tool?.path].filter(Boolean).join(" ");
 }
 
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`tandem: ${String(error)}\n`);
-    process.exit(1);
+    process.exit(EXIT.failed);
   },
 );

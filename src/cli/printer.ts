@@ -2,32 +2,39 @@ import type { ChatMessage } from "../shared/messages";
 
 /**
  * Prints the chat to a terminal as it happens: streamed text as it grows, everything else once
- * complete. With `json`, one JSON object per completed message.
+ * complete. A row announced again unchanged (an ask whose outcome was recorded) is not printed
+ * again. With `json`, one JSON object per completed message.
  */
 export class CliPrinter {
   /** How much of each streaming message is already on screen. */
   private readonly printed = new Map<number, number>();
-  private readonly requestsShown = new Set<number>();
+  /** What each completed row last printed. */
+  private readonly lines = new Map<number, string>();
 
   constructor(
-    private readonly out: NodeJS.WritableStream,
+    private readonly out: { write(text: string): unknown },
     private readonly json: boolean,
   ) {}
 
   show(message: ChatMessage): void {
     if (this.json) {
-      if (!message.partial) this.out.write(`${JSON.stringify(message)}\n`);
+      if (!message.partial) this.writeOnce(message.ts, JSON.stringify(message));
       return;
     }
     const kind = message.type === "ask" ? message.ask : message.say;
     if (kind === "text" || kind === "reasoning") return this.streamText(message, kind === "reasoning" ? "thinking> " : "");
     if (message.partial) return;
-    if (kind === "api_req_started") {
-      // Shown once, when the request is over and its tokens and cost are known.
-      if (!message.apiRequest?.outcome || this.requestsShown.has(message.ts)) return;
-      this.requestsShown.add(message.ts);
-    }
-    this.out.write(`${formatMessage(message)}\n`);
+    // The result itself was just printed; the question after it is the prompt's to put.
+    if (kind === "completion_result" && message.type === "ask" && !message.text) return;
+    // A request is shown once, when it is over and its tokens and cost are known.
+    if (kind === "api_req_started" && (!message.apiRequest?.outcome || this.lines.has(message.ts))) return;
+    this.writeOnce(message.ts, formatMessage(message));
+  }
+
+  private writeOnce(ts: number, line: string): void {
+    if (this.lines.get(ts) === line) return;
+    this.lines.set(ts, line);
+    this.out.write(`${line}\n`);
   }
 
   private streamText(message: ChatMessage, prefix: string): void {
@@ -53,6 +60,8 @@ function formatMessage(message: ChatMessage): string {
         return `? approve ${message.tool?.tool ?? "tool"} ${message.tool?.path ?? ""}`.trimEnd();
       case "command":
         return `? run command: ${text}`;
+      case "command_output":
+        return `… ${text}`;
       case "followup":
         return `? ${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
       default:

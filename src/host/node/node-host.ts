@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { HostBridge, TerminalHost } from "../bridge";
 import { NodeTerminal } from "./node-terminal";
 
@@ -15,7 +16,8 @@ export class NodeHost implements HostBridge {
     notify: (level: "info" | "warning" | "error", message: string) => void = () => {},
     terminal: TerminalHost = new NodeTerminal(),
   ) {
-    this.workspace = { root };
+    // The core needs an absolute root (the command policy refuses anything else).
+    this.workspace = { root: resolve(root) };
     this.window = { notify };
     this.terminal = terminal;
   }

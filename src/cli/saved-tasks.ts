@@ -1,0 +1,47 @@
+/**
+ * Where the CLI keeps task histories, and finding a saved task again. By default each workspace
+ * has its own folder under the XDG data home, so `--resume last` and `--list-tasks` see only the
+ * tasks of the folder they run in.
+ */
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import { basename, join } from "node:path";
+import type { TaskHistory } from "../core/storage/task-history";
+import type { HistoryItem } from "../shared/protocol";
+import type { CliOptions } from "./args";
+
+/** `$XDG_DATA_HOME/tandem/workspaces/<folder name>-<hash of its path>`, else under ~/.local/share. */
+export function storageRootFor(storage: CliOptions["storage"], workspace: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (storage.kind === "none") return undefined;
+  if (storage.kind === "dir") return storage.dir;
+  const dataHome = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
+  // The hash tells apart folders of the same name; the name lets a person find theirs.
+  const hash = createHash("sha256").update(workspace).digest("hex").slice(0, 12);
+  const name = basename(workspace).replace(/[^\w.-]+/g, "_") || "root";
+  return join(dataHome, "tandem", "workspaces", `${name}-${hash}`);
+}
+
+/** The saved task `wanted` names: "last", a whole id, or the start of exactly one id. */
+export async function findSavedTask(history: TaskHistory, wanted: string, where: string): Promise<HistoryItem> {
+  const items = await history.list();
+  if (items.length === 0) throw new Error(`No saved tasks for this workspace (looked in ${where}).`);
+  if (wanted === "last") return items[0]!;
+  const exact = items.find((item) => item.id === wanted);
+  if (exact) return exact;
+  const matches = items.filter((item) => item.id.startsWith(wanted));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) throw new Error(`"${wanted}" starts ${matches.length} task ids: give more of it (--list-tasks shows them).`);
+  throw new Error(`No saved task "${wanted}" in this workspace: --list-tasks shows them.`);
+}
+
+/** One line per task, newest first. */
+export function formatTaskList(items: readonly HistoryItem[], workspace: string, where: string): string {
+  if (items.length === 0) return `No saved tasks for ${workspace} (looked in ${where}).`;
+  const lines = items.map((item) => {
+    const when = new Date(item.startedAt).toISOString().slice(0, 16).replace("T", " ");
+    const prompt = item.text.replace(/\s+/g, " ").trim();
+    const short = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt;
+    return `${item.id}  ${when}  $${item.totalCost.toFixed(4)}  ${short}`;
+  });
+  return [`Saved tasks for ${workspace}, newest first (resume one with --resume ID, or --resume last):`, ...lines].join("\n");
+}
