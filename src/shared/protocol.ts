@@ -46,11 +46,21 @@ export interface TaskSummary {
   startedAt: number;
 }
 
-/** One saved task, for the history view. */
+/**
+ * How a saved task ended. "running" while it runs, and also for a task whose host died under it
+ * (the next host was not there to see it end): that one was interrupted.
+ */
+export type TaskStatus = "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+/** One saved task, for the history view. Its totals are `sumUsage` of its chat (shared/usage.ts). */
 export interface HistoryItem extends TaskSummary {
   totalCost: number;
   tokensIn: number;
   tokensOut: number;
+  /** These three are unset in an index written before Tandem recorded them. */
+  cacheWrites?: number;
+  cacheReads?: number;
+  status?: TaskStatus;
 }
 
 export interface WebviewSettings {
@@ -58,6 +68,8 @@ export interface WebviewSettings {
   api: ApiSettings;
   /** Whether a key is stored for each provider (the key itself never leaves the host). */
   hasApiKey: Record<ProviderId, boolean>;
+  /** The selected provider needs a key and none is stored: no task can start until one is saved. */
+  needsApiKey: boolean;
   models: readonly ModelCatalogEntry[];
   /** The context window of the selected model, after any override. */
   contextWindow: number;

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { ChatView } from "./chat/ChatView";
+import { MissingKeyBanner } from "./components/MissingKeyBanner";
 import { NoticeBanner } from "./components/NoticeBanner";
 import { HistoryView } from "./history/HistoryView";
 import { SettingsView } from "./settings/SettingsView";
@@ -28,6 +29,7 @@ function Views() {
   return (
     <main className="panel">
       <NoticeBanner />
+      <MissingKeyBanner />
       {/* The chat stays mounted (hidden) so its scroll position and draft survive a visit to settings. */}
       <div className="view-slot" hidden={view !== "chat"}>
         <ChatView />

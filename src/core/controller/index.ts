@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import pWaitFor from "p-wait-for";
 import type { ApiConfiguration } from "../../api";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
+import type { TaskStatus } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
+import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import type { TaskHistory } from "../storage/task-history";
@@ -51,6 +54,8 @@ export class Controller {
   private apiConfiguration: ApiConfiguration;
   private task: Task | undefined;
   private taskDone: Promise<TaskOutcome> | undefined;
+  /** The person's latest answer and the question it answered (see showsResult). */
+  private lastAnswer: { ts: number; response: AskResponse } | undefined;
   /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
   private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
 
@@ -89,7 +94,10 @@ export class Controller {
     return this.taskDone;
   }
 
-  /** Opens a saved task again; it asks the person whether to resume. */
+  /**
+   * Opens a saved task again. A completed one opens as it ended, its result waiting for a reply or
+   * a new task; any other asks the person whether to resume.
+   */
   async resumeTask(taskId: string): Promise<Task> {
     const root = this.options.storageRoot;
     if (!root) throw new Error("Tasks are not saved in this session, so none can be resumed.");
@@ -97,22 +105,27 @@ export class Controller {
     const storage = new TaskStorage(root, taskId);
     const saved = { chat: await storage.loadChatMessages(), api: await storage.loadApiHistory() };
     if (saved.chat.length === 0) throw new Error(`No saved task ${taskId} was found.`);
+    const status = (await this.options.history?.get(taskId))?.status;
     const task = await this.createTask(taskId);
-    return this.run(task, () => task.resumeTask(saved), saved.chat[0]?.text ?? "");
+    const completed = status === "completed";
+    // Until it ends, it keeps the status it was saved with.
+    return this.run(task, () => task.resumeTask(saved, { completed }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: status ?? "interrupted" });
   }
 
   private async launch(text: string, images: readonly string[]): Promise<Task> {
     const task = await this.createTask(randomUUID());
-    return this.run(task, () => task.startTask(text, images), text);
+    return this.run(task, () => task.startTask(text, images), { text, shown: [], status: "running" });
   }
 
-  private run(task: Task, start: () => Promise<TaskOutcome>, text: string): Task {
+  /** `first` is what the History index holds while the task starts: a resumed task's saved chat and status. */
+  private run(task: Task, start: () => Promise<TaskOutcome>, first: { text: string; shown: readonly ChatMessage[]; status: TaskStatus }): Task {
     const { listener } = this.options;
+    const { text } = first;
     this.task = task;
     listener.onTaskChanged(task.taskId);
-    void this.recordHistory(task, text);
+    void this.recordHistory(task.taskId, text, first.shown, first.status);
     this.taskDone = start().then(async (outcome) => {
-      await this.recordHistory(task, text);
+      await this.recordHistory(task.taskId, text, task.messages.chatMessages, statusOf(outcome, task));
       listener.onTaskFinished(task.taskId, outcome);
       const handoff = task.handoffContext;
       // new_task: the next task starts from the summary, unless the person moved on meanwhile.
@@ -154,20 +167,13 @@ export class Controller {
     });
   }
 
-  /** Keeps the history index in step with the task: its prompt, tokens and cost. */
-  private async recordHistory(task: Task, text: string): Promise<void> {
+  /** Keeps the history index in step with the task: its prompt, totals (as the task header sums them) and status. */
+  private async recordHistory(id: string, text: string, chat: readonly ChatMessage[], status: TaskStatus): Promise<void> {
     const history = this.options.history;
     if (!history) return;
-    const totals = { tokensIn: 0, tokensOut: 0, totalCost: 0 };
-    for (const message of task.messages.chatMessages) {
-      const request = message.apiRequest;
-      if (!request) continue;
-      totals.tokensIn += request.tokensIn + request.cacheReads + request.cacheWrites;
-      totals.tokensOut += request.tokensOut;
-      totals.totalCost += request.cost;
-    }
-    const startedAt = task.messages.chatMessages[0]?.ts ?? Date.now();
-    await history.upsert({ id: task.taskId, text, startedAt, ...totals });
+    const { cost, ...tokens } = sumUsage(chat);
+    const startedAt = chat[0]?.ts ?? Date.now();
+    await history.upsert({ id, text, startedAt, totalCost: cost, ...tokens, status });
     this.options.listener.onHistoryChanged?.();
   }
 
@@ -176,15 +182,49 @@ export class Controller {
    * (the UI keeps such a message queued until the task asks).
    */
   answer(response: AskResponse): boolean {
-    return this.task?.handleAskResponse(response) ?? false;
+    const task = this.task;
+    const question = task?.isAwaitingAnswer ? task.messages.chatMessages.at(-1) : undefined;
+    const taken = task?.handleAskResponse(response) ?? false;
+    if (taken && question) this.lastAnswer = { ts: question.ts, response };
+    return taken;
   }
 
   /** Ends the running task; "shutdown" when the host is going away rather than the person cancelling. */
   async cancelTask(reason: AbortReason = "cancelled"): Promise<void> {
     const task = this.task;
     if (!task) return;
-    await task.abortTask(reason);
+    if (!(await this.acceptShownResult(task))) await task.abortTask(reason);
     await this.taskDone;
+  }
+
+  /**
+   * A task whose result is on screen is done: moving on from it (a new task, History, a reload)
+   * accepts the result rather than cancelling the task. Its remaining questions (the suggested
+   * command, then the result) are answered "no": skip, accept. False when no result is shown, or
+   * when the task asks something else meanwhile (then it is cancelled after all).
+   */
+  private async acceptShownResult(task: Task): Promise<boolean> {
+    if (!this.showsResult(task)) return false;
+    while (!task.state.didFinish) {
+      if (task.isAwaitingAnswer) {
+        if (!this.showsResult(task)) return false;
+        this.answer({ type: "no" });
+      }
+      // The next question opens, or the task ends, a few microtasks later.
+      await pWaitFor(() => task.isAwaitingAnswer || task.state.didFinish, { interval: 5 });
+    }
+    return true;
+  }
+
+  /** The result is accepted and the task finishing, or it is on screen, waiting for the person or just answered without a reply. */
+  private showsResult(task: Task): boolean {
+    if (task.state.didCompleteTask) return task.state.handoffContext === undefined;
+    const last = task.messages.chatMessages.at(-1);
+    const resultQuestion = last?.type === "ask" && (last.ask === "completion_result" || (last.ask === "command" && last.tool?.tool === "attempt_completion"));
+    if (!last || !resultQuestion) return false;
+    if (task.isAwaitingAnswer) return true;
+    const answered = this.lastAnswer;
+    return answered?.ts === last.ts && !answered.response.text?.trim() && !answered.response.images?.length;
   }
 
   /** Ends the current task (if any) and empties the chat. */
@@ -217,4 +257,9 @@ export class Controller {
   get messages(): readonly ChatMessage[] {
     return this.task?.messages.chatMessages ?? [];
   }
+}
+
+function statusOf(outcome: TaskOutcome, task: Task): TaskStatus {
+  if (outcome === "aborted") return task.state.abortReason === "shutdown" ? "interrupted" : "cancelled";
+  return outcome === "mistake_limit" ? "failed" : outcome;
 }

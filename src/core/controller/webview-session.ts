@@ -3,7 +3,7 @@ import { listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ChatMessage } from "../../shared/messages";
-import type { FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
+import type { ApiSettings, FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
 import { TaskHistory } from "../storage/task-history";
 import { setRipgrepPath } from "../task/tools/search-files-rg";
 import type { TaskOutcome } from "../task";
@@ -115,8 +115,8 @@ export class WebviewSession implements ControllerListener {
   private async applyApiSettings(): Promise<boolean> {
     const api = this.deps.settings.getApiSettings();
     const apiKey = await this.deps.secrets.getApiKey(api.provider);
-    if (!apiKey && !(api.provider === "openai" && api.baseUrl?.trim())) {
-      this.notice("error", `No API key is set for ${api.provider}. Add one in Tandem's settings (or set a base URL for a local OpenAI-compatible server).`);
+    if (needsApiKey(api, Boolean(apiKey))) {
+      // The panel says so for as long as it is true (settings.needsApiKey), and holds what was typed.
       this.showView("settings");
       return false;
     }
@@ -227,6 +227,7 @@ export class WebviewSession implements ControllerListener {
       agent: this.deps.settings.getAgentSettings(),
       api,
       hasApiKey: Object.fromEntries(keys) as Record<ProviderId, boolean>,
+      needsApiKey: needsApiKey(api, keys.some(([p, has]) => p === api.provider && has)),
       models: listModels(),
       contextWindow: resolveModel(api.provider, api.modelId, api.contextWindowOverride).info.contextWindow,
     };
@@ -235,5 +236,10 @@ export class WebviewSession implements ControllerListener {
   private notice(level: "info" | "warning" | "error", text: string): void {
     this.deps.post({ type: "notice", level, text });
   }
+}
+
+/** A task cannot start without a key, except against a local OpenAI-compatible server (a base URL). */
+function needsApiKey(api: ApiSettings, hasKey: boolean): boolean {
+  return !hasKey && !(api.provider === "openai" && api.baseUrl?.trim());
 }
 

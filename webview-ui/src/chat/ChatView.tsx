@@ -29,7 +29,7 @@ export function ChatView() {
       {chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
       <ChatList />
       {chat.ask && <AskButtons ask={chat.ask} onPress={chat.pressAskButton} />}
-      <QueuedMessages queue={chat.queue} />
+      <QueuedMessages queue={chat.queue} waitingForKey={chat.waitingForKey} />
       <ChatInput
         draft={chat.draft}
         onDraftChange={chat.setDraft}

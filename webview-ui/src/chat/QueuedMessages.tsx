@@ -2,13 +2,14 @@ import { useState } from "react";
 import { Icon } from "../components/Icon";
 import type { MessageQueue, QueuedMessage } from "./use-message-queue";
 
-/** Messages waiting for the agent, each editable and removable until it goes out. */
-export function QueuedMessages({ queue }: { queue: MessageQueue }) {
+/** Messages waiting for the agent (or for an API key), each editable and removable until it goes out. */
+export function QueuedMessages({ queue, waitingForKey }: { queue: MessageQueue; waitingForKey: boolean }) {
   if (queue.items.length === 0) return null;
   return (
     <div className="queued-messages" aria-label="Queued messages">
       <div className="queued-title">
-        <Icon name="clock" /> Queued — sent when Tandem next stops for input
+        <Icon name={waitingForKey ? "key" : "clock"} />{" "}
+        {waitingForKey ? "Waiting for an API key — starts as soon as one is saved" : "Queued — sent when Tandem next stops for input"}
       </div>
       {queue.items.map((item) => (
         <QueuedItem key={item.id} item={item} queue={queue} />

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Icon } from "../components/Icon";
-import { formatCost, formatTokens } from "../format";
+import { UsageStats } from "../components/UsageStats";
 import { useExtensionState } from "../use-extension-state";
 import { ContextWindowBar } from "./ContextWindowBar";
 
@@ -29,15 +29,7 @@ export function TaskHeader({ onClose }: { onClose: () => void }) {
           <Icon name="close" />
         </button>
       </div>
-      <div className="task-stats">
-        <span title="Tokens in / out">
-          Tokens ↑ {formatTokens(totals.tokensIn)} ↓ {formatTokens(totals.tokensOut)}
-        </span>
-        <span title="Cache writes / reads">
-          Cache +{formatTokens(totals.cacheWrites)} → {formatTokens(totals.cacheReads)}
-        </span>
-        <span className="cost" title="Total cost">{formatCost(totals.cost)}</span>
-      </div>
+      <UsageStats totals={totals} />
       <ContextWindowBar used={contextTokens} size={contextWindow} />
     </section>
   );

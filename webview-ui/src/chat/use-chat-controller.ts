@@ -1,10 +1,12 @@
 /**
  * What the chat's controls do: sending (new task, answer, or queue), the ask buttons, and delivering
- * queued messages the moment the agent can take them.
+ * queued messages the moment the agent can take them. A task typed while no API key is set waits
+ * in the queue too, and starts once a key is saved.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AskMessage } from "../../../src/shared/messages";
 import { isString, isStringArray, usePersistedState } from "../state/use-persisted-state";
+import { usePanel } from "../state/panel-context";
 import { useExtensionState, usePost } from "../use-extension-state";
 import { actionMessages, type AskAction } from "./ask-buttons";
 import { answerableAsk, openAsk } from "./open-ask";
@@ -12,6 +14,8 @@ import { combineQueued, useMessageQueue, type MessageQueue } from "./use-message
 
 export interface ChatController {
   readonly running: boolean;
+  /** No task can start until a key is saved: a new task waits in the queue. */
+  readonly waitingForKey: boolean;
   readonly hasTask: boolean;
   /** The ask waiting for the person (possibly still streaming). */
   readonly ask: AskMessage | undefined;
@@ -28,7 +32,9 @@ export interface ChatController {
 
 export function useChatController(): ChatController {
   const post = usePost();
+  const { store } = usePanel();
   const hydrated = useExtensionState((state) => state.hydrated);
+  const needsKey = useExtensionState((state) => state.settings?.needsApiKey === true);
   const running = useExtensionState((state) => state.running);
   const hasTask = useExtensionState((state) => state.task !== undefined);
   const last = useExtensionState((state) => state.lastMessage);
@@ -38,6 +44,9 @@ export function useChatController(): ChatController {
   const queue = useMessageQueue();
   const ask = openAsk(last, running, answeredTs);
   const answerable = answerableAsk(ask);
+  const waitingForKey = needsKey && !running;
+  /** A task was held for a key: once it goes out, the person is brought back from the settings to see it. */
+  const heldForKey = useRef(false);
 
   const clearInput = useCallback(() => {
     setDraft("");
@@ -52,6 +61,10 @@ export function useChatController(): ChatController {
       setAnsweredTs(answerable.ts);
     } else if (running) {
       queue.enqueue(text, images);
+    } else if (waitingForKey) {
+      queue.enqueue(text, images);
+      heldForKey.current = true;
+      store.setView("settings");
     } else {
       post({ type: "newTask", text, images: [...images] });
     }
@@ -66,10 +79,16 @@ export function useChatController(): ChatController {
     if (result.consumedInput) clearInput();
   };
 
-  useQueueDelivery(queue, { ready: hydrated, running, answerable, onAnswered: setAnsweredTs });
+  const onNewTask = useCallback(() => {
+    if (!heldForKey.current) return;
+    heldForKey.current = false;
+    if (store.getState().view === "settings") store.setView("chat");
+  }, [store]);
+  useQueueDelivery(queue, { ready: hydrated, running, waitingForKey, answerable, onAnswered: setAnsweredTs, onNewTask });
 
   return {
     running,
+    waitingForKey,
     hasTask,
     ask,
     draft,
@@ -87,12 +106,14 @@ export function useChatController(): ChatController {
 interface DeliveryState {
   ready: boolean;
   running: boolean;
+  waitingForKey: boolean;
   answerable: AskMessage | undefined;
   onAnswered: (ts: number) => void;
+  onNewTask: () => void;
 }
 
-/** Sends the queue as the answer to an ask that opens, or as a new task once the task stops. */
-function useQueueDelivery(queue: MessageQueue, { ready, running, answerable, onAnswered }: DeliveryState): void {
+/** Sends the queue as the answer to an ask that opens, or as a new task once the task stops and a key is set. */
+function useQueueDelivery(queue: MessageQueue, { ready, running, waitingForKey, answerable, onAnswered, onNewTask }: DeliveryState): void {
   const post = usePost();
   // Effects may run twice for one state (React's strict mode); never send an item twice.
   const sent = useRef(new Set<string>());
@@ -100,16 +121,17 @@ function useQueueDelivery(queue: MessageQueue, { ready, running, answerable, onA
   useEffect(() => {
     const pending = items.filter((item) => !sent.current.has(item.id));
     if (!ready || pending.length === 0 || editingId !== undefined) return;
-    if (running && !answerable) return;
+    if (!answerable && (running || waitingForKey)) return;
     const { text, images } = combineQueued(pending);
     if (answerable) {
       post({ type: "askResponse", response: { type: "message", text, images } });
       onAnswered(answerable.ts);
     } else {
       post({ type: "newTask", text, images });
+      onNewTask();
     }
     const ids = new Set(pending.map((item) => item.id));
     for (const id of ids) sent.current.add(id);
     take(ids);
-  }, [items, editingId, take, ready, running, answerable, onAnswered, post]);
+  }, [items, editingId, take, ready, running, waitingForKey, answerable, onAnswered, onNewTask, post]);
 }

@@ -1,22 +1,36 @@
 import { VscodeButton } from "../components/vscode-elements";
 import { useState } from "react";
-import type { HistoryItem } from "../../../src/shared/protocol";
-import { formatCost, formatDate, formatTokens } from "../format";
+import type { HistoryItem, TaskStatus } from "../../../src/shared/protocol";
+import { UsageStats } from "../components/UsageStats";
+import { formatDate } from "../format";
 import { usePost } from "../use-extension-state";
 
-/** One saved task. Deleting takes a second click, since it cannot be undone. */
-export function HistoryEntry({ item, onResumed }: { item: HistoryItem; onResumed: () => void }) {
+const STATUS_LABELS: Record<TaskStatus, string> = {
+  running: "Running",
+  completed: "Completed",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  interrupted: "Interrupted",
+};
+
+/**
+ * One saved task, with how it ended and its totals (the numbers its task header showed). A task the
+ * index still calls running, other than the open one, was interrupted: its host went away.
+ * Deleting takes a second click, since it cannot be undone.
+ */
+export function HistoryEntry({ item, isOpen, onResumed }: { item: HistoryItem; isOpen: boolean; onResumed: () => void }) {
   const post = usePost();
   const [confirming, setConfirming] = useState(false);
+  const status = item.status === "running" && !isOpen ? "interrupted" : item.status;
+  const totals = { tokensIn: item.tokensIn, tokensOut: item.tokensOut, cacheWrites: item.cacheWrites ?? 0, cacheReads: item.cacheReads ?? 0, cost: item.totalCost };
   return (
     <li className="history-entry">
       <div className="history-meta">
         <span>{formatDate(item.startedAt)}</span>
-        <span>
-          ↑ {formatTokens(item.tokensIn)} ↓ {formatTokens(item.tokensOut)} · {formatCost(item.totalCost)}
-        </span>
+        {status && <span className={`badge history-status status-${status}`}>{STATUS_LABELS[status]}</span>}
       </div>
       <div className="history-text">{item.text}</div>
+      <UsageStats totals={totals} />
       <div className="history-actions">
         <VscodeButton
           onClick={() => {
@@ -24,7 +38,7 @@ export function HistoryEntry({ item, onResumed }: { item: HistoryItem; onResumed
             onResumed();
           }}
         >
-          Resume
+          {status === "completed" ? "Open" : "Resume"}
         </VscodeButton>
         {confirming ? (
           <>

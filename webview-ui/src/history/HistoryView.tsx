@@ -6,6 +6,7 @@ import { HistoryEntry } from "./HistoryEntry";
 /** Saved tasks, newest first, each resumable and deletable. */
 export function HistoryView({ onDone }: { onDone: () => void }) {
   const history = useExtensionState((state) => state.history);
+  const openId = useExtensionState((state) => (state.running ? state.task?.id : undefined));
   const [filter, setFilter] = useState("");
   const shown = useMemo(() => {
     const needle = filter.trim().toLowerCase();
@@ -29,7 +30,7 @@ export function HistoryView({ onDone }: { onDone: () => void }) {
       {history.length > 0 && shown.length === 0 && <p className="muted-text">No task matches “{filter}”.</p>}
       <ul className="history-list">
         {shown.map((item) => (
-          <HistoryEntry key={item.id} item={item} onResumed={onDone} />
+          <HistoryEntry key={item.id} item={item} isOpen={item.id === openId} onResumed={onDone} />
         ))}
       </ul>
     </div>

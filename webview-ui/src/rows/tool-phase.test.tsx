@@ -1,5 +1,5 @@
 /** A tool or command row says it did something only once it was approved (or ran by itself). */
-import { render, screen } from "@testing-library/react";
+import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../../src/shared/messages";
 import { ExtensionStore } from "../state/extension-store";
