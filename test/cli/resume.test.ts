@@ -26,7 +26,8 @@ async function waitFor(condition: () => Promise<boolean>): Promise<void> {
 const write = { text: "<write_to_file>\n<path>a.txt</path>\n<content>alpha</content>\n</write_to_file>" };
 const completion = { text: "<attempt_completion>\n<result>Wrote a.txt.</result>\n</attempt_completion>" };
 
-describe("tandem --resume and --list-tasks", () => {
+// Each test runs the CLI (and commands that sleep) several times: generous on a busy machine.
+describe("tandem --resume and --list-tasks", { timeout: 60_000 }, () => {
   it("resumes a task stopped for want of approval, once the switch is given", async () => {
     const workspace = await cli.workspace();
     await cli.script([write, completion]);

@@ -38,7 +38,8 @@ async function tandem(workspace: string, ...args: string[]): Promise<Terminal> {
 
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, "g"))?.length ?? 0;
 
-describe("tandem at a terminal", () => {
+// Each test runs the CLI (and commands that sleep) several times: generous on a busy machine.
+describe("tandem at a terminal", { timeout: 60_000 }, () => {
   it("asks each question once, and the last one too", async () => {
     const workspace = await cli.workspace();
     await cli.script([{ text: "<write_to_file>\n<path>a.txt</path>\n<content>alpha</content>\n</write_to_file>" }, completion]);

@@ -24,7 +24,8 @@ const command = (line: string, timeout?: number) => ({
   text: `<execute_command>\n<command>${line}</command>\n${timeout ? `<timeout>${timeout}</timeout>\n` : ""}</execute_command>`,
 });
 
-describe("tandem without a terminal", () => {
+// Each test runs the CLI (and commands that sleep) several times: generous on a busy machine.
+describe("tandem without a terminal", { timeout: 60_000 }, () => {
   it("lets a command run past the 'still running' question to its end with --yolo", async () => {
     const workspace = await cli.workspace();
     const before = (await cli.requests()).length;
