@@ -24,12 +24,14 @@ const yes = (label: string, carriesInput = false): AskButton => ({ label, primar
 const no = (label: string, carriesInput = false): AskButton => ({ label, primary: false, action: { kind: "no", carriesInput } });
 const startNewTask = (primary: boolean): AskButton => ({ label: "Start New Task", primary, action: { kind: "startNewTask" } });
 
-export function askButtons(ask: Pick<AskMessage, "ask" | "options">): AskButton[] {
+export function askButtons(ask: Pick<AskMessage, "ask" | "options" | "tool">): AskButton[] {
   const kind: AskKind = ask.ask;
   switch (kind) {
     case "tool":
       return [yes("Approve", true), no("Reject", true)];
     case "command":
+      // The result's suggested command is optional: not running it skips it (typed text is a reply to the result).
+      if (ask.tool?.tool === "attempt_completion") return [yes("Run", true), no("Skip", true)];
       return [yes("Run", true), no("Reject", true)];
     case "command_output":
       return [yes("Proceed While Running")];

@@ -1,6 +1,7 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import { Markdown } from "./Markdown";
 import { Row } from "./Row";
+import { toolPhase } from "./tool-labels";
 
 const REPLY_HINT = "Reply to keep working on this task, or start a new one.";
 
@@ -21,6 +22,24 @@ export function CompletionRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message} icon="pass" title="Task Completed" tone="success">
       {message.text ? <Markdown text={message.text} streaming={message.partial} /> : null}
+    </Row>
+  );
+}
+
+/**
+ * The command the result suggests to see it (`tool: "attempt_completion"` on a command ask or say):
+ * offered with Run (the ask's button, under the same approval as any command), then what became of it.
+ */
+export function CompletionCommandRow({ message }: { message: ChatMessage }) {
+  const phase = toolPhase(message);
+  const title =
+    phase === "proposed" ? "Run this command to see the result?" : phase === "done" ? "Ran the command to see the result" : `Did not run the command (${phase.notRun === "rejected" ? "skipped" : phase.notRun})`;
+  return (
+    <Row message={message} icon="terminal" title={title} tone="success">
+      <pre className="command-line">
+        <span className="prompt" aria-hidden="true">$ </span>
+        {message.text ?? message.tool?.content}
+      </pre>
     </Row>
   );
 }

@@ -4,7 +4,7 @@ import { useChatMessage } from "../use-extension-state";
 import { ApiRequestRow } from "./ApiRequestRow";
 import { CommandOutputRow } from "./CommandOutputRow";
 import { CommandRow } from "./CommandRow";
-import { CompletionRow } from "./CompletionRow";
+import { CompletionCommandRow, CompletionRow } from "./CompletionRow";
 import { ErrorRow } from "./ErrorRow";
 import { FollowupRow } from "./FollowupRow";
 import { InfoRow } from "./InfoRow";
@@ -26,7 +26,7 @@ function askRow(message: AskMessage): ReactElement {
     case "tool":
       return <ToolRow message={message} />;
     case "command":
-      return <CommandRow message={message} />;
+      return message.tool?.tool === "attempt_completion" ? <CompletionCommandRow message={message} /> : <CommandRow message={message} />;
     case "command_output":
       return <CommandOutputRow message={message} />;
     case "completion_result":
@@ -66,7 +66,7 @@ function sayRow(message: SayMessage): ReactElement {
     case "completion_result":
       return <CompletionRow message={message} />;
     case "command":
-      return <CommandRow message={message} />;
+      return message.tool?.tool === "attempt_completion" ? <CompletionCommandRow message={message} /> : <CommandRow message={message} />;
     case "command_output":
       return <CommandOutputRow message={message} />;
   }

@@ -1,8 +1,14 @@
 /**
  * attempt_completion: the model presents its final result; the person either accepts it (the
- * task ends) or replies, and the loop goes on with that feedback.
+ * task ends) or replies, and the loop goes on with that feedback. A command that shows the result
+ * is offered as Cline does ("Run"): it goes through execute_command itself, so the same command
+ * policy, approval question, guard, terminal and output apply; only its chat rows say they belong
+ * to the result (`tool: "attempt_completion"`). Declining it only skips it.
  */
-import type { ToolDefinition } from "./types";
+import { executeCommandTool } from "./execute-command";
+import type { ToolContext, ToolDefinition, ToolResult } from "./types";
+
+type Feedback = { text?: string; images?: string[] };
 
 export const attemptCompletionTool: ToolDefinition = {
   name: "attempt_completion",
@@ -15,7 +21,9 @@ export const attemptCompletionTool: ToolDefinition = {
     {
       name: "command",
       required: false,
-      description: "A shell command that shows the result (e.g. `npm start`); shown to the person, not run for now.",
+      description:
+        "A shell command that shows the result (e.g. `open index.html`, `npm start`); the person is offered to run it, " +
+        "under the same approval as execute_command. Not for checks you should have run yourself.",
     },
   ],
   readOnly: true,
@@ -25,12 +33,30 @@ export const attemptCompletionTool: ToolDefinition = {
   async execute(params, ctx) {
     await ctx.say("completion_result", params.result ?? "");
     const command = params.command?.trim();
-    if (command) await ctx.say("info", `Suggested command to see the result (not run): ${command}`);
+    const offered = command ? await offerCommand(command, ctx) : undefined;
+    if (offered?.kind === "feedback") return { kind: "completion_feedback", feedback: offered.feedback };
     const answer = await ctx.ask("completion_result", "");
     const hasFeedback = Boolean(answer.text?.trim() || answer.images?.length);
     // Accepting, or declining without saying why, ends the task; only feedback continues it.
     if (answer.type === "yes" || !hasFeedback) return { kind: "task_completed" };
     await ctx.say("user_feedback", answer.text, { images: answer.images });
-    return { kind: "completion_feedback", feedback: { text: answer.text, images: answer.images } };
+    const ran = offered?.kind === "ran" ? `\n\n(The person ran the suggested command \`${command}\` first. ${offered.output})` : "";
+    return { kind: "completion_feedback", feedback: { text: `${answer.text ?? ""}${ran}`, images: answer.images } };
   },
 };
+
+type Offer = { readonly kind: "ran"; output: string } | { readonly kind: "skipped" } | { readonly kind: "feedback"; feedback: Feedback };
+
+/** Runs the suggested command through execute_command, its questions and rows marked as the result's. */
+async function offerCommand(command: string, ctx: ToolContext): Promise<Offer> {
+  const asTheResults: ToolContext = {
+    ...ctx,
+    requestApproval: (request) => ctx.requestApproval({ ...request, message: { ...request.message, tool: "attempt_completion" } }),
+  };
+  const result: ToolResult = await executeCommandTool.execute({ command }, asTheResults);
+  if (result.kind === "ok") return { kind: "ran", output: typeof result.content === "string" ? result.content : "" };
+  const feedback = result.kind === "rejected" ? result.feedback : undefined;
+  // A reply instead of running it is feedback on the result (the executor already showed it).
+  if (feedback?.text?.trim() || feedback?.images?.length) return { kind: "feedback", feedback };
+  return { kind: "skipped" };
+}
