@@ -108,6 +108,19 @@ describe("a task that finished, opened again from History", () => {
     expect(entry(id)?.status).toBe("completed");
   });
 
+  it("History says completed as soon as the result is shown, and running again while a reply is worked on", async () => {
+    const id = await finishedTask();
+    await until(() => entry(id)?.status === "completed", "History saying completed");
+    // With the result on screen, the entry has the task's totals once its request is over.
+    await until(() => entry(id)?.tokensOut === 20, "History holding the totals");
+    expect(entry(id)).toMatchObject({ tokensIn: 300, tokensOut: 20, cacheReads: 5_000, cacheWrites: 700, status: "completed" });
+    server.enqueue({ text: "Adding it.", chunkSize: 2, delayMs: 20 }, done);
+    await send({ type: "askResponse", response: { type: "message", text: "Add a title." } });
+    await until(() => entry(id)?.status === "running", "History saying running");
+    await openAsk("completion_result");
+    await until(() => entry(id)?.status === "completed", "History saying completed again");
+  });
+
   it("a window reload with the result on screen keeps it completed", async () => {
     const id = await finishedTask();
     await session.controller.dispose();

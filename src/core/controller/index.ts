@@ -4,7 +4,7 @@ import type { ApiConfiguration } from "../../api";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
-import type { TaskStatus } from "../../shared/protocol";
+import type { HistoryItem, TaskStatus } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
@@ -159,7 +159,7 @@ export class Controller {
         }
         return prompt.text;
       },
-      listener: options.listener,
+      listener: this.chatListener(taskId),
       storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,
       checkpoints: options.checkpoints,
       retry: options.retry,
@@ -167,13 +167,39 @@ export class Controller {
     });
   }
 
+  /**
+   * The task's chat goes to the listener as it is; on the way, the History index follows the task:
+   * running when a request starts, its totals as each request ends, completed once its result is
+   * shown (so leaving it, or a crash, finds it so). (A new ChatListener method must be forwarded here.)
+   */
+  private chatListener(taskId: string): ChatListener {
+    const { listener, history } = this.options;
+    const follow = (message: ChatMessage, added: boolean) => {
+      const chat = this.task?.taskId === taskId ? this.task.messages.chatMessages : undefined;
+      const change = historyChange(message, added);
+      if (!change || !history || !chat) return;
+      void history.amend(taskId, { ...change, ...historyTotals(chat) }).then((listed) => listed && listener.onHistoryChanged?.());
+    };
+    return {
+      onMessageAdded: (message) => {
+        listener.onMessageAdded(message);
+        follow(message, true);
+      },
+      onMessageUpdated: (message) => {
+        listener.onMessageUpdated(message);
+        follow(message, false);
+      },
+      onMessagesRemoved: (timestamps) => listener.onMessagesRemoved(timestamps),
+      onMessagesLoaded: (messages) => listener.onMessagesLoaded?.(messages),
+    };
+  }
+
   /** Keeps the history index in step with the task: its prompt, totals (as the task header sums them) and status. */
   private async recordHistory(id: string, text: string, chat: readonly ChatMessage[], status: TaskStatus): Promise<void> {
     const history = this.options.history;
     if (!history) return;
-    const { cost, ...tokens } = sumUsage(chat);
     const startedAt = chat[0]?.ts ?? Date.now();
-    await history.upsert({ id, text, startedAt, totalCost: cost, ...tokens, status });
+    await history.upsert({ id, text, startedAt, ...historyTotals(chat), status });
     this.options.listener.onHistoryChanged?.();
   }
 
@@ -257,6 +283,21 @@ export class Controller {
   get messages(): readonly ChatMessage[] {
     return this.task?.messages.chatMessages ?? [];
   }
+}
+
+/** What a chat message changes in the History entry beyond its totals; undefined when nothing. */
+function historyChange(message: ChatMessage, added: boolean): { status?: TaskStatus } | undefined {
+  if (message.type === "ask") return added && message.ask === "completion_result" ? { status: "completed" } : undefined;
+  if (message.say !== "api_req_started") return undefined;
+  if (added) return { status: "running" };
+  // A request just ended: its usage is all in.
+  return message.apiRequest?.outcome === undefined ? undefined : {};
+}
+
+/** The task header's totals (shared/usage.ts), in the History index's fields. */
+function historyTotals(chat: readonly ChatMessage[]): Pick<HistoryItem, "tokensIn" | "tokensOut" | "cacheWrites" | "cacheReads" | "totalCost"> {
+  const { cost, ...tokens } = sumUsage(chat);
+  return { totalCost: cost, ...tokens };
 }
 
 function statusOf(outcome: TaskOutcome, task: Task): TaskStatus {

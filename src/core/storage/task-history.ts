@@ -43,6 +43,17 @@ export class TaskHistory {
     await this.writer.request();
   }
 
+  /** Changes a listed task in place (how it stands, its totals so far); false when it is not listed. */
+  async amend(id: string, change: Partial<Omit<HistoryItem, "id">>): Promise<boolean> {
+    await this.load();
+    const index = this.items.findIndex((i) => i.id === id);
+    const item = this.items[index];
+    if (!item) return false;
+    this.items = this.items.with(index, { ...item, ...change });
+    await this.writer.request();
+    return true;
+  }
+
   /** Forgets a task and deletes its files. */
   async delete(id: string): Promise<void> {
     await this.load();
