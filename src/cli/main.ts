@@ -52,7 +52,13 @@ async function main(): Promise<number> {
   if (cli.action.kind === "resume") {
     try {
       if (!history || !storageRoot) throw new Error("Tasks are not saved in this run, so none can be resumed.");
-      resumeId = (await findSavedTask(history, cli.action.taskId, storageRoot)).id;
+      const item = await findSavedTask(history, cli.action.taskId, storageRoot);
+      resumeId = item.id;
+      // Unattended, a completed task would only accept its result again: there is nothing to do.
+      if (item.status === "completed" && !cli.action.message && !willAsk(cli)) {
+        note(`tandem: task ${item.id} is completed. To reply to it, add a message: tandem --resume ${item.id} "…"`);
+        return EXIT.completed;
+      }
     } catch (error) {
       note(`tandem: ${errorText(error)}`);
       return EXIT.usage;
@@ -62,7 +68,7 @@ async function main(): Promise<number> {
 }
 
 async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?: TaskHistory; resumeId?: string }): Promise<number> {
-  const prompt = Boolean(process.stdin.isTTY) && !cli.yolo ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
+  const prompt = willAsk(cli) ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
   const screen = prompt && new TerminalScreen(prompt, process.stdout, process.stderr);
   const printer = new CliPrinter(screen ?? process.stdout, cli.json);
   if (!prompt && !cli.yolo) note(unattendedNote(cli.autoApproval));
@@ -119,6 +125,11 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
     stopInterrupts();
     prompt?.close();
   }
+}
+
+/** Whether the person at a terminal is asked; otherwise questions get the unattended answers. */
+function willAsk(cli: CliOptions): boolean {
+  return Boolean(process.stdin.isTTY) && !cli.yolo;
 }
 
 /** The resolved, real path of the workspace; a missing folder is the person's mistake. */

@@ -41,7 +41,13 @@ export function formatTaskList(items: readonly HistoryItem[], workspace: string,
     const when = new Date(item.startedAt).toISOString().slice(0, 16).replace("T", " ");
     const prompt = item.text.replace(/\s+/g, " ").trim();
     const short = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt;
-    return `${item.id}  ${when}  $${item.totalCost.toFixed(4)}  ${short}`;
+    return `${item.id}  ${when}  ${statusLabel(item).padEnd(11)} $${item.totalCost.toFixed(4)}  ${short}`;
   });
-  return [`Saved tasks for ${workspace}, newest first (resume one with --resume ID, or --resume last):`, ...lines].join("\n");
+  return [`Saved tasks for ${workspace}, newest first, times in UTC (resume one with --resume ID, or --resume last):`, ...lines].join("\n");
+}
+
+/** "running" in the index of a runner that is gone means it was killed; the index cannot tell, so neither do we. */
+function statusLabel(item: HistoryItem): string {
+  if (item.status === undefined) return "?";
+  return item.status === "running" ? "unfinished" : item.status;
 }

@@ -37,7 +37,7 @@ describe("tandem --resume and --list-tasks", { timeout: 60_000 }, () => {
     // Saved by default, per workspace, under the data home (HOME is the harness's temp folder).
     const listed = await cli.run(["--list-tasks", "--cwd", workspace]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain("Write a.txt");
+    expect(listed.stdout).toMatch(/ cancelled +\$\S+ +Write a\.txt$/m);
     expect(existsSync(join(cli.dir, ".local", "share", "tandem", "workspaces"))).toBe(true);
     const id = /^([0-9a-f-]{36}) /m.exec(listed.stdout)?.[1];
     expect(id).toBeDefined();
@@ -57,6 +57,26 @@ describe("tandem --resume and --list-tasks", { timeout: 60_000 }, () => {
     expect(toModel).toContain("Go ahead now.");
   });
 
+  it("replies to a completed task with the message after --resume, and does nothing without one", async () => {
+    const workspace = await cli.workspace();
+    await cli.script([completion]);
+    expect((await cli.run(["--yolo", "--cwd", workspace, "Write a.txt"])).code).toBe(0);
+    expect((await cli.run(["--list-tasks", "--cwd", workspace])).stdout).toMatch(/ completed +\$\S+ +Write a\.txt$/m);
+
+    const idle = await cli.run(["--resume", "--cwd", workspace]);
+    expect(idle.code).toBe(0);
+    expect(idle.stderr).toMatch(/is completed\. To reply to it, add a message/);
+
+    const before = (await cli.requests()).length;
+    await cli.script([completion]);
+    const replied = await cli.run(["--resume", "last", "--yolo", "--cwd", workspace, "Also say hello."]);
+    expect(replied.code).toBe(0);
+    const requests = (await cli.requests()).slice(before);
+    expect(requests).toHaveLength(1);
+    expect(requestText(requests[0]!)).toContain("[TASK REOPENED]");
+    expect(requestText(requests[0]!)).toContain("Also say hello.");
+  });
+
   it("resumes the last task after the runner was killed", async () => {
     const workspace = await cli.workspace();
     await cli.script([{ text: "slow ".repeat(2000), chunkSize: 5, delayMs: 5 }]);
@@ -69,6 +89,7 @@ describe("tandem --resume and --list-tasks", { timeout: 60_000 }, () => {
     await cli.dropScript();
 
     const before = (await cli.requests()).length;
+    expect((await cli.run(["--list-tasks", "--cwd", workspace])).stdout).toMatch(/ unfinished +\$\S+ +Count slowly$/m);
     await cli.script([completion]);
     const resumed = await cli.run(["--resume", "--yolo", "--cwd", workspace]);
     expect(resumed.code).toBe(0);
