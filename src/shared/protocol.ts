@@ -4,8 +4,10 @@
  * misses a case fails to compile. Errors cross as data, never as throws.
  *
  * The webview gets the whole state once when it (re)loads (`state`), then only deltas: a message
- * added, one message updated by its timestamp (streaming), messages removed, settings changed. The
- * bytes posted per streamed chunk therefore do not grow with the length of the task.
+ * added, one message updated by its timestamp, messages removed, settings changed. The bytes posted
+ * per streamed chunk therefore do not grow with the length of the task; and while a message streams,
+ * its growing text or file goes as `messageStreamed` (what arrived), not whole, so they do not grow
+ * with the length of the message either.
  */
 import type { AskResponse, ChatMessage } from "./messages";
 import type { AgentSettings } from "./settings";
@@ -87,10 +89,18 @@ export interface WebviewState {
 /** Views the host can ask the panel to show. */
 export type PanelView = "chat" | "settings" | "history";
 
+/** The string fields of a chat message that grow while it streams: its text, and a tool's content. */
+export type StreamedField = "text" | "tool.content";
+
 export type ToWebviewMessage =
   | { readonly type: "state"; state: WebviewState }
   | { readonly type: "messageAdded"; message: ChatMessage }
   | { readonly type: "messageUpdated"; message: ChatMessage }
+  /**
+   * A streaming message changed only in `field`: keep its first `from` characters and append `text`.
+   * Sent only for a message the webview was sent whole (since its last `state`).
+   */
+  | { readonly type: "messageStreamed"; ts: number; field: StreamedField; from: number; text: string }
   | { readonly type: "messagesRemoved"; timestamps: readonly number[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }

@@ -50,6 +50,8 @@ afterEach(async () => {
 });
 
 const send = (message: FromWebviewMessage) => session.handle(message);
+/** An update of a row while it streams: a delta, or the row whole. */
+const isStreamedUpdate = (m: ToWebviewMessage) => m.type === "messageStreamed" || (m.type === "messageUpdated" && m.message.partial === true);
 const ofType = <T extends ToWebviewMessage["type"]>(type: T) => posted.filter((m): m is Extract<ToWebviewMessage, { type: T }> => m.type === type);
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
@@ -153,7 +155,7 @@ describe("WebviewSession", () => {
     await send({ type: "newTask", text: "Short", images: [] });
     await session.controller.waitForTask();
     stopShort();
-    const shortUpdates = posted.filter((m) => m.type === "messageUpdated" && m.message.partial);
+    const shortUpdates = posted.filter(isStreamedUpdate);
 
     // A saved task with 3,000 messages, resumed, then the same answer streamed.
     const longId = "long-task";
@@ -172,7 +174,7 @@ describe("WebviewSession", () => {
     await session.controller.waitForTask();
     stopLong();
     expect(session.controller.messages.length).toBeGreaterThan(3_000);
-    const longUpdates = posted.filter((m) => m.type === "messageUpdated" && m.message.partial);
+    const longUpdates = posted.filter(isStreamedUpdate);
 
     const size = (m: ToWebviewMessage) => Buffer.byteLength(JSON.stringify(m));
     const maxShort = Math.max(...shortUpdates.map(size));

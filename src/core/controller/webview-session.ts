@@ -10,6 +10,7 @@ import type { TaskOutcome } from "../task";
 import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
+import { StreamDeltas } from "./stream-deltas";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -39,6 +40,8 @@ export class WebviewSession implements ControllerListener {
   private taskSummary: TaskSummary | undefined;
   private running = false;
   private readonly settingsSubscription: { dispose(): void };
+  /** What the webview holds of the rows streaming now, so their updates go as deltas. */
+  private readonly deltas = new StreamDeltas();
 
   constructor(private readonly deps: WebviewSessionDeps) {
     if (deps.ripgrepPath) setRipgrepPath(deps.ripgrepPath);
@@ -160,6 +163,7 @@ export class WebviewSession implements ControllerListener {
       this.taskSummary = { ...this.taskSummary, text: message.text ?? "", startedAt: message.ts };
       this.deps.post({ type: "taskChanged", task: this.taskSummary });
     }
+    this.deltas.added(message);
     this.deps.post({ type: "messageAdded", message });
   }
 
@@ -168,16 +172,18 @@ export class WebviewSession implements ControllerListener {
   }
 
   onMessageUpdated(message: ChatMessage): void {
-    this.deps.post({ type: "messageUpdated", message });
+    for (const update of this.deltas.updated(message)) this.deps.post(update);
   }
 
   onMessagesRemoved(timestamps: readonly number[]): void {
+    this.deltas.removed(timestamps);
     this.deps.post({ type: "messagesRemoved", timestamps });
   }
 
   onTaskChanged(taskId: string | undefined): void {
     this.taskSummary = taskId ? { id: taskId, text: "", startedAt: Date.now() } : undefined;
     this.running = taskId !== undefined;
+    this.deltas.reset();
     this.deps.post({ type: "taskChanged", task: this.taskSummary });
     this.deps.post({ type: "taskRunning", running: this.running });
   }
@@ -199,16 +205,11 @@ export class WebviewSession implements ControllerListener {
     if (this.taskSummary && first?.type === "say" && first.say === "task") {
       this.taskSummary = { ...this.taskSummary, text: first.text ?? "", startedAt: first.ts };
     }
-    this.deps.post({
-      type: "state",
-      state: {
-        task: this.taskSummary,
-        messages,
-        running: this.running,
-        settings: await this.webviewSettings(),
-        history: await this.history.list(),
-      },
-    });
+    const settings = await this.webviewSettings();
+    const history = await this.history.list();
+    // The page holds only what this state carries: the next update of a streaming row goes whole.
+    this.deltas.reset();
+    this.deps.post({ type: "state", state: { task: this.taskSummary, messages, running: this.running, settings, history } });
   }
 
   private async postSettings(): Promise<void> {
@@ -242,4 +243,3 @@ export class WebviewSession implements ControllerListener {
 function needsApiKey(api: ApiSettings, hasKey: boolean): boolean {
   return !hasKey && !(api.provider === "openai" && api.baseUrl?.trim());
 }
-

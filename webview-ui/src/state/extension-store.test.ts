@@ -98,6 +98,52 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     expect(store.messageAt(2999)?.ts).toBe(3000);
   });
 
+  it("applies messageStreamed deltas to a row's text and tool content, keeping `from` characters", () => {
+    const tool = { tool: "write_to_file", path: "a.ts", content: "const a" };
+    const store = loaded([say("text", 1, { text: "Hello", partial: true }), say("tool", 2, { tool, partial: true })]);
+    store.apply({ type: "messageStreamed", ts: 1, field: "text", from: 5, text: " world" });
+    store.apply({ type: "messageStreamed", ts: 2, field: "tool.content", from: 7, text: " = 1;" });
+    expect(store.getMessage(1)?.text).toBe("Hello world");
+    expect(store.getMessage(2)?.tool).toEqual({ tool: "write_to_file", path: "a.ts", content: "const a = 1;" });
+    // A rewritten tail: keep 6 characters ("Hello "), then append.
+    store.apply({ type: "messageStreamed", ts: 1, field: "text", from: 6, text: "there" });
+    expect(store.getMessage(1)).toEqual(say("text", 1, { text: "Hello there", partial: true }));
+    expect(store.getState().lastMessage?.tool?.content).toBe("const a = 1;");
+  });
+
+  it("tells only the streamed row's subscribers and replaces its object, so React sees the change", () => {
+    const store = loaded([say("text", 1, { text: "a" }), say("text", 2, { text: "b", partial: true })]);
+    const calls: number[] = [];
+    store.subscribeMessage(1, () => calls.push(1));
+    store.subscribeMessage(2, () => calls.push(2));
+    const before = store.getMessage(2);
+    const version = store.getState().listVersion;
+    store.apply({ type: "messageStreamed", ts: 2, field: "text", from: 1, text: "c" });
+    expect(calls).toEqual([2]);
+    expect(store.getMessage(2)).not.toBe(before);
+    expect(before?.text).toBe("b");
+    expect(store.getState().listVersion).toBe(version);
+  });
+
+  it("ignores a delta for a row it does not hold (a new page before its state)", () => {
+    const store = new ExtensionStore();
+    store.apply({ type: "messageStreamed", ts: 7, field: "text", from: 0, text: "orphan" });
+    store.apply({ type: "messageStreamed", ts: 7, field: "tool.content", from: 0, text: "orphan" });
+    expect(store.getState().messageCount).toBe(0);
+    store.apply({ type: "state", state: makeState({ task: TASK, messages: [say("text", 7, { text: "whole", partial: true })] }) });
+    expect(store.getMessage(7)?.text).toBe("whole");
+  });
+
+  it("streams a 1 MB row in 16-character deltas with one list write per delta", () => {
+    const store = loaded([say("tool", 1, { tool: { tool: "write_to_file", path: "big.ts", content: "" }, partial: true })]);
+    const before = store.listOperations;
+    const chunk = "0123456789abcdef";
+    const count = (1024 * 1024) / chunk.length;
+    for (let i = 0; i < count; i++) store.apply({ type: "messageStreamed", ts: 1, field: "tool.content", from: i * chunk.length, text: chunk });
+    expect(store.listOperations - before).toBe(count);
+    expect(store.getMessage(1)?.tool?.content).toBe(chunk.repeat(count));
+  });
+
   it("clears the messages when the task changes to another one or to none", () => {
     const store = loaded([say("text", 1)]);
     store.apply({ type: "taskChanged", task: TASK });

@@ -112,6 +112,9 @@ export class ExtensionStore {
       case "messageUpdated":
         this.upsert(message.message);
         return;
+      case "messageStreamed":
+        this.applyStreamed(message);
+        return;
       case "messagesRemoved":
         if (this.list.remove(message.timestamps).length > 0) this.messagesReplaced(message.timestamps);
         return;
@@ -173,6 +176,16 @@ export class ExtensionStore {
     if (this.list.last() !== this.state.lastMessage) changes.lastMessage = this.list.last();
     if (Object.keys(changes).length > 0) this.patch(changes);
     this.notifyMessage(message.ts);
+  }
+
+  /** O(what arrived) when it appends: JS concatenation makes a rope and copies nothing. */
+  private applyStreamed({ ts, field, from, text }: Extract<ToWebviewMessage, { type: "messageStreamed" }>): void {
+    const current = this.list.get(ts);
+    // Only a new page, before its `state` arrives, lacks the row; that state carries it whole.
+    if (!current) return;
+    const grown = (value = "") => (from === value.length ? value : value.slice(0, from)) + text;
+    if (field === "text") this.upsert({ ...current, text: grown(current.text) });
+    else if (current.tool) this.upsert({ ...current, tool: { ...current.tool, content: grown(current.tool.content) } });
   }
 
   private changeTask(task: TaskSummary | undefined): void {
