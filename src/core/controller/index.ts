@@ -219,7 +219,10 @@ export class Controller {
   async cancelTask(reason: AbortReason = "cancelled"): Promise<void> {
     const task = this.task;
     if (!task) return;
-    if (!(await this.acceptShownResult(task))) await task.abortTask(reason);
+    // A shown result is accepted and the task finishes as completed first; either way the abort
+    // then stops what the task still runs (a command left in the background ends with its task).
+    if (await this.acceptShownResult(task)) await this.taskDone;
+    await task.abortTask(reason);
     await this.taskDone;
   }
 
