@@ -75,8 +75,11 @@ function formatMessage(message: ChatMessage): string {
       const r = message.apiRequest;
       return r ? `[request] in ${r.tokensIn} out ${r.tokensOut} cache r/w ${r.cacheReads}/${r.cacheWrites} $${r.cost.toFixed(4)}` : "[request]";
     }
-    case "tool":
-      return `[${message.tool?.tool ?? "tool"}] ${message.tool?.path ?? ""}`.trimEnd();
+    case "tool": {
+      const head = `[${message.tool?.tool ?? "tool"}] ${message.tool?.path ?? ""}`.trimEnd();
+      // A call the answer ended inside did nothing: say so, or the line reads as done.
+      return message.tool?.cutOff ? `${head}: ${text}` : head;
+    }
     case "completion_result":
       return `\n✔ ${text}`;
     case "error":

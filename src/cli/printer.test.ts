@@ -1,0 +1,22 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { CUT_OFF_ROW_TEXT } from "../core/task/tool-executor";
+import { CliPrinter } from "./printer";
+
+function printed(show: (printer: CliPrinter) => void): string {
+  const out = new PassThrough();
+  let text = "";
+  out.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  show(new CliPrinter(out, false));
+  return text;
+}
+
+describe("CliPrinter", () => {
+  it("says a cut-off tool call was not run, instead of printing it like a done one", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "tool", tool: { tool: "write_to_file", path: "big.txt" } });
+      p.show({ ts: 2, type: "say", say: "tool", text: CUT_OFF_ROW_TEXT, tool: { tool: "write_to_file", path: "big.txt", cutOff: true } });
+    });
+    expect(text).toBe(`[write_to_file] big.txt\n[write_to_file] big.txt: ${CUT_OFF_ROW_TEXT}\n`);
+  });
+});
