@@ -95,7 +95,11 @@ export type StreamedField = "text" | "tool.content";
 export type ToWebviewMessage =
   | { readonly type: "state"; state: WebviewState }
   | { readonly type: "messageAdded"; message: ChatMessage }
-  | { readonly type: "messageUpdated"; message: ChatMessage }
+  /**
+   * A message changed. `kept`: streamed strings left out of `message` because the webview holds
+   * them unchanged (a streamed file becoming its approval question, then answered, is not re-sent).
+   */
+  | { readonly type: "messageUpdated"; message: ChatMessage; kept?: readonly StreamedField[] }
   /**
    * A streaming message changed only in `field`: keep its first `from` characters and append `text`.
    * Sent only for a message the webview was sent whole (since its last `state`).

@@ -34,25 +34,48 @@ describe("StreamDeltas", () => {
     expect(deltas.updated(text(1, "same"))).toEqual([]);
   });
 
-  it("posts the whole message when another field changed, a string appeared, or it never posted the row", () => {
+  it("sends the message without its streamed strings, and their deltas, when another field changed", () => {
     const deltas = new StreamDeltas();
     deltas.added(tool(1, "abc"));
     const moved: ChatMessage = { ...tool(1, "abcd"), tool: { tool: "write_to_file", path: "b.ts", content: "abcd" } };
-    expect(deltas.updated(moved)).toEqual([{ type: "messageUpdated", message: moved }]);
+    expect(deltas.updated(moved)).toEqual([
+      { type: "messageStreamed", ts: 1, field: "tool.content", from: 3, text: "d" },
+      { type: "messageUpdated", message: { ...moved, tool: { tool: "write_to_file", path: "b.ts", content: undefined } }, kept: ["tool.content"] },
+    ]);
+  });
+
+  it("posts the whole message when a string appeared, or it never posted the row", () => {
+    const deltas = new StreamDeltas();
     deltas.added(text(2, undefined));
     expect(deltas.updated(text(2, "now"))).toEqual([{ type: "messageUpdated", message: text(2, "now") }]);
     expect(deltas.updated(text(3, "unknown"))).toEqual([{ type: "messageUpdated", message: text(3, "unknown") }]);
-    const asked: ChatMessage = { ts: 4, type: "ask", ask: "tool", tool: { tool: "write_to_file", content: "x" }, partial: true };
-    deltas.added(tool(4, "x"));
-    expect(deltas.updated(asked)).toEqual([{ type: "messageUpdated", message: asked }]);
   });
 
-  it("posts the final update whole and then forgets the row", () => {
+  it("leaves out a streamed file the page holds when the row becomes its question, and when it is answered", () => {
+    const deltas = new StreamDeltas();
+    const file = "x".repeat(10_000);
+    deltas.added(tool(1, file.slice(0, 5)));
+    deltas.updated(tool(1, file));
+    const asked: ChatMessage = { ts: 1, type: "ask", ask: "tool", tool: { tool: "write_to_file", path: "a.ts", content: file } };
+    const withoutFile = (m: ChatMessage) => ({ ...m, tool: { ...m.tool, content: undefined } });
+    expect(deltas.updated(asked)).toEqual([{ type: "messageUpdated", message: withoutFile(asked), kept: ["tool.content"] }]);
+    expect(deltas.size).toBe(1);
+    const answered: ChatMessage = { ...asked, outcome: "yes" };
+    expect(deltas.updated(answered)).toEqual([{ type: "messageUpdated", message: withoutFile(answered), kept: ["tool.content"] }]);
+    // Answered: done, forgotten; a later update goes whole.
+    expect(deltas.size).toBe(0);
+    expect(deltas.updated(answered)).toEqual([{ type: "messageUpdated", message: answered }]);
+  });
+
+  it("posts the final update as a delta and the rest, then forgets the row", () => {
     const deltas = new StreamDeltas();
     deltas.added(text(1, "a"));
     deltas.added(text(2, "b"));
     expect(deltas.size).toBe(2);
-    expect(deltas.updated(text(1, "ab", false))).toEqual([{ type: "messageUpdated", message: text(1, "ab", false) }]);
+    expect(deltas.updated(text(1, "ab", false))).toEqual([
+      { type: "messageStreamed", ts: 1, field: "text", from: 1, text: "b" },
+      { type: "messageUpdated", message: text(1, undefined, false), kept: ["text"] },
+    ]);
     expect(deltas.size).toBe(1);
     deltas.removed([2]);
     expect(deltas.size).toBe(0);

@@ -3,9 +3,11 @@
  * per chunk; posting it whole each time costs the row's size per chunk (a 200 KB file streamed in
  * 16-character chunks posted 1.3 GB). So for each message still streaming this remembers what it
  * last posted of the streamed strings (`text`, `tool.content`) and a fingerprint of everything else:
- * an update that changed only those strings goes as `messageStreamed` deltas. Anything else (another
- * field changed, the final update, a message it never posted) goes whole, as before. A message is
- * forgotten once it completes or is removed, so only the rows streaming now are held.
+ * an update that changed only those strings goes as `messageStreamed` deltas. Any other update of
+ * such a message (another field changed, the final update, the answer to its question) goes as the
+ * message without the streamed strings that did not change (`kept`). A message it never posted goes
+ * whole. A message is forgotten once it is done (complete, and not a question still waiting for its
+ * answer) or removed, so only the rows streaming or waiting now are held.
  */
 import type { ChatMessage } from "../../shared/messages";
 import type { StreamedField, ToWebviewMessage } from "../../shared/protocol";
@@ -22,20 +24,18 @@ export class StreamDeltas {
 
   /** The message was posted whole. */
   added(message: ChatMessage): void {
-    if (message.partial) this.posted.set(message.ts, snapshot(message));
+    if (stillOpen(message)) this.posted.set(message.ts, snapshot(message));
     else this.posted.delete(message.ts);
   }
 
   /** What to post for this update of a message: deltas when only streamed strings changed, else the message. */
   updated(message: ChatMessage): ToWebviewMessage[] {
     const before = this.posted.get(message.ts);
-    if (!message.partial) {
-      this.posted.delete(message.ts);
-      return [{ type: "messageUpdated", message }];
-    }
     const after = snapshot(message);
-    this.posted.set(message.ts, after);
-    return (before && deltas(message.ts, before, after)) ?? [{ type: "messageUpdated", message }];
+    if (stillOpen(message)) this.posted.set(message.ts, after);
+    else this.posted.delete(message.ts);
+    if (!before) return [{ type: "messageUpdated", message }];
+    return (message.partial && deltas(message.ts, before, after)) || withoutKept(message, before, after);
   }
 
   removed(timestamps: readonly number[]): void {
@@ -51,6 +51,34 @@ export class StreamDeltas {
   get size(): number {
     return this.posted.size;
   }
+}
+
+/** Streaming, or a question whose answer will update it once more. */
+function stillOpen(message: ChatMessage): boolean {
+  return Boolean(message.partial) || (message.type === "ask" && message.outcome === undefined);
+}
+
+/**
+ * The message without the streamed strings the webview holds: each goes as the delta from what it
+ * holds (none when unchanged), then the message with those strings `kept`.
+ */
+function withoutKept(message: ChatMessage, before: Posted, after: Posted): ToWebviewMessage[] {
+  const out: ToWebviewMessage[] = [];
+  const kept: StreamedField[] = [];
+  let sent: ChatMessage = message;
+  const keep = (field: StreamedField, prev: string | undefined, next: string | undefined): boolean => {
+    if (prev === undefined || next === undefined) return false;
+    if (prev !== next) {
+      const from = commonPrefixLength(prev, next);
+      out.push({ type: "messageStreamed", ts: message.ts, field, from, text: next.slice(from) });
+    }
+    kept.push(field);
+    return true;
+  };
+  if (keep("text", before.text, after.text)) sent = { ...sent, text: undefined };
+  if (sent.tool && keep("tool.content", before.content, after.content)) sent = { ...sent, tool: { ...sent.tool, content: undefined } };
+  out.push(kept.length > 0 ? { type: "messageUpdated", message: sent, kept } : { type: "messageUpdated", message });
+  return out;
 }
 
 function snapshot(message: ChatMessage): Posted {

@@ -134,6 +134,14 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     expect(store.getMessage(7)?.text).toBe("whole");
   });
 
+  it("keeps the streamed strings a messageUpdated leaves out (kept), and takes every other field", () => {
+    const store = loaded([say("tool", 1, { text: "note", tool: { tool: "write_to_file", path: "a.ts", content: "big file" }, partial: true })]);
+    store.apply({ type: "messageUpdated", message: ask("tool", 1, { tool: { tool: "write_to_file", path: "a.ts" } }), kept: ["tool.content", "text"] });
+    expect(store.getMessage(1)).toMatchObject({ type: "ask", ask: "tool", text: "note", tool: { path: "a.ts", content: "big file" } });
+    store.apply({ type: "messageUpdated", message: ask("tool", 9, {}), kept: ["text"] });
+    expect(store.getMessage(9)).toBeUndefined();
+  });
+
   it("streams a 1 MB row in 16-character deltas with one list write per delta", () => {
     const store = loaded([say("tool", 1, { tool: { tool: "write_to_file", path: "big.ts", content: "" }, partial: true })]);
     const before = store.listOperations;

@@ -109,8 +109,10 @@ export class ExtensionStore {
         return;
       }
       case "messageAdded":
-      case "messageUpdated":
         this.upsert(message.message);
+        return;
+      case "messageUpdated":
+        this.applyUpdated(message);
         return;
       case "messageStreamed":
         this.applyStreamed(message);
@@ -176,6 +178,18 @@ export class ExtensionStore {
     if (this.list.last() !== this.state.lastMessage) changes.lastMessage = this.list.last();
     if (Object.keys(changes).length > 0) this.patch(changes);
     this.notifyMessage(message.ts);
+  }
+
+  /** A whole message, less the streamed strings it says this page holds unchanged (`kept`). */
+  private applyUpdated({ message, kept }: Extract<ToWebviewMessage, { type: "messageUpdated" }>): void {
+    if (!kept?.length) return this.upsert(message);
+    const current = this.list.get(message.ts);
+    // Only a new page, before its `state` arrives, lacks the row; that state carries it whole.
+    if (!current) return;
+    let merged = message;
+    if (kept.includes("text")) merged = { ...merged, text: current.text };
+    if (kept.includes("tool.content") && merged.tool) merged = { ...merged, tool: { ...merged.tool, content: current.tool?.content } };
+    this.upsert(merged);
   }
 
   /** O(what arrived) when it appends: JS concatenation makes a rope and copies nothing. */
