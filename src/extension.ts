@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { removeLeftoverTempFiles } from "./core/storage/leftover-temp-files";
 import { registerCommands } from "./host/vscode/commands";
 import { VscodeSecretStore } from "./host/vscode/secret-store";
 import { SessionHolder } from "./host/vscode/session-holder";
@@ -28,6 +29,8 @@ export interface TandemExports {
 
 export function activate(context: vscode.ExtensionContext): TandemExports {
   const log = vscode.window.createOutputChannel("Tandem", { log: true });
+  // Temp files a killed window's atomic writes left, in the workspace and the saved tasks (never rejects).
+  void removeLeftoverTempFiles([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), context.globalStorageUri.fsPath]);
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
   const host = new VscodeHost(log);

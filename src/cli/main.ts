@@ -8,6 +8,7 @@ import { realpath, stat } from "node:fs/promises";
 import { createInterface, type Interface } from "node:readline/promises";
 import { buildApiHandler } from "../api";
 import { Controller } from "../core/controller";
+import { removeLeftoverTempFiles } from "../core/storage/leftover-temp-files";
 import { TaskHistory } from "../core/storage/task-history";
 import { errorText } from "../core/util/error-text";
 import { NodeHost } from "../host/node/node-host";
@@ -41,6 +42,7 @@ async function main(): Promise<number> {
     return EXIT.usage;
   }
   const storageRoot = storageRootFor(cli.storage, cli.cwd, process.env);
+  void removeLeftoverTempFiles([cli.cwd, storageRoot]); // what a killed run left (never rejects)
   const history = storageRoot ? new TaskHistory(storageRoot, (error) => note(`tandem: ${errorText(error)}`)) : undefined;
   if (cli.action.kind === "list") {
     const items = history ? await history.list() : [];

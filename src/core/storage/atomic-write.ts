@@ -2,33 +2,49 @@
  * Crash-safe file writes: the data goes to a temp file in the same folder, is flushed to disk,
  * then renamed over the target. A crash at any moment leaves either the old file or the new one,
  * never a half-written mix. The folder must exist (callers create it: they know whether that is
- * expected).
+ * expected). A temp file a crash leaves behind is removed by `leftover-temp-files.ts`.
  */
-import { randomBytes } from "node:crypto";
 import { open, realpath, rename, stat, unlink } from "node:fs/promises";
 import * as path from "node:path";
+import { tempPathFor } from "./temp-name";
 
-export async function writeFileAtomic(filePath: string, data: string | Uint8Array): Promise<void> {
+/** What a writer put on disk, for benchmarks and tests: bytes written and fsync calls. */
+export interface WriteStats {
+  bytes: number;
+  fsyncs: number;
+}
+
+export async function writeFileAtomic(filePath: string, data: string | Uint8Array, options: { stats?: WriteStats } = {}): Promise<void> {
   // Write through symlinks: renaming onto the link itself would replace it with a plain file.
   const target = await realpathIfExists(filePath);
   const mode = await existingMode(target);
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = tempPathFor(target);
   try {
-    const handle = await open(temp, "wx", mode ?? 0o666);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-      // The umask may have narrowed the requested mode; an existing file keeps its own exactly.
-      if (mode !== undefined) await handle.chmod(mode);
-    } finally {
-      await handle.close();
-    }
+    await writeNewFileSynced(temp, data, { mode, stats: options.stats });
     await rename(temp, target);
   } catch (error) {
     await removeTemp(temp, error);
     throw error;
   }
-  await syncFolder(path.dirname(target));
+  await syncFolder(path.dirname(target), options.stats);
+}
+
+/** Creates `file` (it must not exist), writes `data` and flushes it to disk. */
+export async function writeNewFileSynced(file: string, data: string | Uint8Array, options: { mode?: number; stats?: WriteStats } = {}): Promise<void> {
+  const { mode, stats } = options;
+  const handle = await open(file, "wx", mode ?? 0o666);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+    // The umask may have narrowed the requested mode; an existing file keeps its own exactly.
+    if (mode !== undefined) await handle.chmod(mode);
+  } finally {
+    await handle.close();
+  }
+  if (stats) {
+    stats.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+    stats.fsyncs++;
+  }
 }
 
 async function realpathIfExists(p: string): Promise<string> {
@@ -51,7 +67,7 @@ async function existingMode(p: string): Promise<number | undefined> {
 }
 
 /** Cleans up after a failed write; a cleanup failure is attached to the original error. */
-async function removeTemp(temp: string, original: unknown): Promise<void> {
+export async function removeTemp(temp: string, original: unknown): Promise<void> {
   try {
     await unlink(temp);
   } catch (cleanupError) {
@@ -63,7 +79,7 @@ async function removeTemp(temp: string, original: unknown): Promise<void> {
 }
 
 /** Makes the rename itself durable. Windows cannot open folders, and NTFS journals renames. */
-async function syncFolder(folder: string): Promise<void> {
+export async function syncFolder(folder: string, stats?: WriteStats): Promise<void> {
   if (process.platform === "win32") return;
   const handle = await open(folder, "r");
   try {
@@ -71,4 +87,5 @@ async function syncFolder(folder: string): Promise<void> {
   } finally {
     await handle.close();
   }
+  if (stats) stats.fsyncs++;
 }
