@@ -2,56 +2,112 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApiMessage } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
-import { writeFileAtomic } from "./atomic-write";
+import { writeFileAtomic, type WriteStats } from "./atomic-write";
+import { FileJournal, type HistoryJournal } from "./journal";
+import { encodeOp, parseOps, replay } from "./journal-format";
 
-const CHAT_FILE = "ui_messages.json";
-const API_FILE = "api_conversation_history.json";
+/** Each history is a journal (`.jsonl`); older versions kept it as one JSON array (`.json`). */
+const CHAT = { journal: "ui_messages.jsonl", legacy: "ui_messages.json" };
+const API = { journal: "api_conversation_history.jsonl", legacy: "api_conversation_history.json" };
+const chatKey = (message: ChatMessage) => message.ts;
+
+export interface TaskStorageOptions {
+  /** Counts what the journals write (benchmarks, tests). */
+  stats?: WriteStats;
+  /** When to compact (tests): see `FileJournalOptions`. */
+  compactFactor?: number;
+  slackBytes?: number;
+}
 
 /**
  * One folder per task under `<root>/tasks/<taskId>/`, holding the chat record and the API
- * conversation history as JSON. Every write replaces the file atomically, so a crash at any
- * moment leaves the previous complete version readable.
+ * conversation history, each as a journal of changes (`journal.ts`): a kill at any moment leaves
+ * every change that was recorded readable. A task saved by an older version (plain JSON) loads
+ * as it was and moves to the journal at its first compaction.
  */
 export class TaskStorage {
   readonly dir: string;
 
-  constructor(root: string, readonly taskId: string) {
+  constructor(
+    root: string,
+    readonly taskId: string,
+    private readonly options: TaskStorageOptions = {},
+  ) {
     this.dir = join(root, "tasks", taskId);
   }
 
-  async saveChatMessages(messages: readonly ChatMessage[]): Promise<void> {
-    await this.writeJson(CHAT_FILE, messages);
+  loadChatMessages(): Promise<ChatMessage[]> {
+    return this.load(CHAT, chatKey);
   }
 
-  async saveApiHistory(history: readonly ApiMessage[]): Promise<void> {
-    await this.writeJson(API_FILE, history);
+  loadApiHistory(): Promise<ApiMessage[]> {
+    return this.load(API);
   }
 
-  async loadChatMessages(): Promise<ChatMessage[]> {
-    return (await this.readJson<ChatMessage[]>(CHAT_FILE)) ?? [];
+  /** Saves a whole chat at once, replacing what was saved (a task imported or made by a test). */
+  saveChatMessages(messages: readonly ChatMessage[]): Promise<void> {
+    return this.saveWhole(CHAT, messages);
   }
 
-  async loadApiHistory(): Promise<ApiMessage[]> {
-    return (await this.readJson<ApiMessage[]>(API_FILE)) ?? [];
+  saveApiHistory(history: readonly ApiMessage[]): Promise<void> {
+    return this.saveWhole(API, history);
   }
 
-  private async writeJson(name: string, value: unknown): Promise<void> {
+  /** Where the chat's changes are recorded; `current` is the chat as it is now. */
+  chatJournal(current: () => readonly ChatMessage[], onError: (error: unknown) => void): HistoryJournal<ChatMessage> {
+    return this.journal(CHAT, current, onError, chatKey);
+  }
+
+  apiJournal(current: () => readonly ApiMessage[], onError: (error: unknown) => void): HistoryJournal<ApiMessage> {
+    return this.journal(API, current, onError);
+  }
+
+  private journal<T>(names: typeof CHAT, current: () => readonly T[], onError: (error: unknown) => void, keyOf?: (item: T) => number): HistoryJournal<T> {
+    return new FileJournal<T>({
+      ...this.options,
+      keyOf,
+      file: join(this.dir, names.journal),
+      legacyFile: join(this.dir, names.legacy),
+      current,
+      onError,
+    });
+  }
+
+  private async saveWhole<T>(names: typeof CHAT, items: readonly T[]): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(join(this.dir, name), JSON.stringify(value));
+    await writeFileAtomic(join(this.dir, names.journal), encodeOp<T>({ reset: items }), { stats: this.options.stats });
   }
 
-  private async readJson<T>(name: string): Promise<T | undefined> {
-    let text: string;
+  private async load<T>(names: typeof CHAT, keyOf?: (item: T) => number): Promise<T[]> {
+    const file = join(this.dir, names.journal);
+    const text = await readIfExists(file);
+    const ops = text === undefined ? [] : parseOps<T>(text, file);
+    const first = ops[0];
+    // A journal that starts with the whole list does not need what came before it.
+    const base = first && "reset" in first ? [] : await this.readLegacy<T>(names.legacy);
+    return replay(base, ops, keyOf);
+  }
+
+  private async readLegacy<T>(name: string): Promise<T[]> {
+    const file = join(this.dir, name);
+    const text = await readIfExists(file);
+    if (text === undefined) return [];
+    let parsed: unknown;
     try {
-      text = await readFile(join(this.dir, name), "utf8");
+      parsed = JSON.parse(text);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
+      throw new Error(`Task history file ${file} is not valid JSON: ${(error as Error).message}`);
     }
-    try {
-      return JSON.parse(text) as T;
-    } catch (error) {
-      throw new Error(`Task history file ${join(this.dir, name)} is not valid JSON: ${(error as Error).message}`);
-    }
+    if (!Array.isArray(parsed)) throw new Error(`Task history file ${file} does not hold a list.`);
+    return parsed as T[];
+  }
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiMessage } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
-import { CoalescingWriter } from "../storage/coalescing-writer";
+import type { HistoryJournal } from "../storage/journal";
 import type { TaskStorage } from "../storage/task-storage";
 
 /** Who hears about chat changes (the Controller, which forwards deltas to the UI). */
@@ -14,26 +14,25 @@ export interface ChatListener {
 
 /**
  * The two histories of a task: the chat the person sees and the conversation the model sees.
- * Streaming updates are announced at once but persisted only when a message completes;
- * persistence is coalesced and never blocks the caller.
+ * Each change is recorded in the task's journals before it is announced, so what the person saw
+ * survives a kill of Tandem. Streaming updates are announced at once but recorded only when the
+ * message completes (its first appearance is recorded, so it keeps its place).
  */
 export class MessageState {
   readonly chatMessages: ChatMessage[] = [];
   apiHistory: ApiMessage[] = [];
   private readonly indexByTs = new Map<number, number>();
   private lastTs = 0;
-  private readonly chatWriter: CoalescingWriter | undefined;
-  private readonly apiWriter: CoalescingWriter | undefined;
+  private readonly chatJournal: HistoryJournal<ChatMessage> | undefined;
+  private readonly apiJournal: HistoryJournal<ApiMessage> | undefined;
 
   constructor(
     private readonly listener: ChatListener,
     storage: TaskStorage | undefined,
     onPersistError: (error: unknown) => void,
   ) {
-    if (storage) {
-      this.chatWriter = new CoalescingWriter(() => storage.saveChatMessages(this.chatMessages), onPersistError);
-      this.apiWriter = new CoalescingWriter(() => storage.saveApiHistory(this.apiHistory), onPersistError);
-    }
+    this.chatJournal = storage?.chatJournal(() => this.chatMessages, onPersistError);
+    this.apiJournal = storage?.apiJournal(() => this.apiHistory, onPersistError);
   }
 
   /** A timestamp unique within this task, so it can identify a message. */
@@ -42,12 +41,14 @@ export class MessageState {
     return this.lastTs;
   }
 
-  /** Restores saved histories (resume). */
+  /** Restores saved histories (resume); they are recorded whole, as the resumed task tidied them. */
   load(chat: readonly ChatMessage[], api: readonly ApiMessage[]): void {
     this.chatMessages.splice(0, this.chatMessages.length, ...chat);
     this.rebuildIndex();
     this.apiHistory = [...api];
     this.lastTs = chat.reduce((max, m) => Math.max(max, m.ts), this.lastTs);
+    this.chatJournal?.append({ reset: this.chatMessages });
+    this.apiJournal?.append({ reset: this.apiHistory });
     this.listener.onMessagesLoaded?.(this.chatMessages);
   }
 
@@ -63,8 +64,8 @@ export class MessageState {
   add(message: ChatMessage): void {
     this.indexByTs.set(message.ts, this.chatMessages.length);
     this.chatMessages.push(message);
+    this.chatJournal?.append({ push: message });
     this.listener.onMessageAdded(message);
-    if (!message.partial) void this.chatWriter?.request();
   }
 
   /** Applies a change to a message in place and announces it; persists once it is complete. */
@@ -72,8 +73,8 @@ export class MessageState {
     const message = this.find(ts);
     if (!message) return undefined;
     change(message);
+    if (!message.partial) this.chatJournal?.append({ set: message });
     this.listener.onMessageUpdated(message);
-    if (!message.partial) void this.chatWriter?.request();
     return message;
   }
 
@@ -84,23 +85,23 @@ export class MessageState {
     const kept = this.chatMessages.filter((m) => !doomed.has(m.ts));
     this.chatMessages.splice(0, this.chatMessages.length, ...kept);
     this.rebuildIndex();
+    this.chatJournal?.append({ drop: timestamps });
     this.listener.onMessagesRemoved(timestamps);
-    void this.chatWriter?.request();
   }
 
   addApiMessage(message: ApiMessage): void {
     this.apiHistory.push(message);
-    void this.apiWriter?.request();
+    this.apiJournal?.append({ push: message });
   }
 
   setApiHistory(history: ApiMessage[]): void {
     this.apiHistory = history;
-    void this.apiWriter?.request();
+    this.apiJournal?.append({ reset: history });
   }
 
-  /** Resolves when everything announced so far is on disk. */
+  /** Resolves when everything announced so far is on the disk itself (safe from a power cut too). */
   async flush(): Promise<void> {
-    await Promise.all([this.chatWriter?.flush(), this.apiWriter?.flush()]);
+    await Promise.all([this.chatJournal?.flush(), this.apiJournal?.flush()]);
   }
 
   private rebuildIndex(): void {
