@@ -4,7 +4,7 @@
  * a tool preview turns into an ask in place), so questions are keyed by their timestamp.
  */
 import type { AskMessage, AskResponse, ChatMessage } from "../shared/messages";
-import { askOnTerminal } from "./terminal-questions";
+import { askOnTerminal, isResultsCommand } from "./terminal-questions";
 import type { TerminalScreen } from "./terminal-screen";
 
 export interface AnswererOptions {
@@ -26,6 +26,8 @@ export class Answerer {
   /** The question on the terminal right now. */
   private open: { readonly message: AskMessage; readonly stop: AbortController } | undefined;
   private resumeMessage: string | undefined;
+  /** The command running now is the result's demo (attempt_completion's `command`). */
+  private resultsCommandRuns = false;
 
   constructor(private readonly options: AnswererOptions) {
     this.resumeMessage = options.resumeMessage;
@@ -33,6 +35,7 @@ export class Answerer {
 
   /** Every added or updated chat message passes here. */
   seen(message: ChatMessage): void {
+    if (message.type === "say" ? message.say === "command" : message.ask === "command") this.resultsCommandRuns = isResultsCommand(message);
     if (message.type !== "ask" || message.partial) return;
     // Answered or cancelled elsewhere (Ctrl-C): the prompt is moot.
     if (message.outcome !== undefined) return this.endPrompt(message.ts);
@@ -43,7 +46,7 @@ export class Answerer {
     const reply = message.ask === "completion_result" ? this.takeResumeMessage() : undefined;
     if (reply) return this.options.answer(reply);
     if (this.options.screen) return void this.askPerson(this.options.screen, message);
-    const response = unattendedAnswer(message, this.options.yolo);
+    const response = unattendedAnswer(message, this.options.yolo, this.resultsCommandRuns);
     if (response === undefined) return;
     this.options.answer(response);
     if (response.type === "no" && stopsTheTask(message)) this.options.onRefused(message);
@@ -92,23 +95,34 @@ function stopsTheTask(message: AskMessage): boolean {
   return (message.ask === "tool" || message.ask === "command") && message.tool?.tool !== "attempt_completion";
 }
 
-/** Nobody at the keyboard: finish on completion, let the model decide questions, refuse approvals. */
-export function unattendedAnswer(message: AskMessage, yolo: boolean): AskResponse | undefined {
+/**
+ * Nobody at the keyboard: finish on completion, let the model decide questions, refuse approvals.
+ * `resultsCommandRuns`: the command running is the result's demo, which nobody is there to watch.
+ */
+export function unattendedAnswer(message: AskMessage, yolo: boolean, resultsCommandRuns = false): AskResponse | undefined {
   switch (message.ask) {
     case "completion_result":
       return { type: "yes" };
     case "followup":
       return { type: "message", text: "No one is at the keyboard (unattended run). Decide yourself and continue." };
     // Not answered: the command runs to its end (or its timeout), then the tool takes the question back.
+    // A demo (`npm start`) may never end: it goes on in the background and the task finishes.
     case "command_output":
-      return undefined;
+      return resultsCommandRuns ? { type: "yes" } : undefined;
     // Handing over to a fresh task needs no permission: nothing is written or run.
     case "new_task":
       return { type: "yes" };
-    case "tool":
     case "command":
-      return { type: "no", text: yolo ? "Not approved: this needs a person even in YOLO mode, and the run is unattended." : "Not approved: unattended run without --yolo." };
+      // Skipping the result's demo says nothing: any text would be a reply to the result.
+      if (isResultsCommand(message)) return { type: "no" };
+      return refusal(yolo);
+    case "tool":
+      return refusal(yolo);
     default:
       return { type: "no" };
   }
+}
+
+function refusal(yolo: boolean): AskResponse {
+  return { type: "no", text: yolo ? "Not approved: this needs a person even in YOLO mode, and the run is unattended." : "Not approved: unattended run without --yolo." };
 }

@@ -75,11 +75,8 @@ function formatMessage(message: ChatMessage): string {
       const r = message.apiRequest;
       return r ? `[request] in ${r.tokensIn} out ${r.tokensOut} cache r/w ${r.cacheReads}/${r.cacheWrites} $${r.cost.toFixed(4)}` : "[request]";
     }
-    case "tool": {
-      const head = `[${message.tool?.tool ?? "tool"}] ${message.tool?.path ?? ""}`.trimEnd();
-      // A call the answer ended inside did nothing: say so, or the line reads as done.
-      return message.tool?.cutOff ? `${head}: ${text}` : head;
-    }
+    case "tool":
+      return toolLine(message);
     case "completion_result":
       return `\n✔ ${text}`;
     case "error":
@@ -89,4 +86,10 @@ function formatMessage(message: ChatMessage): string {
     default:
       return `${message.say}: ${text}`;
   }
+}
+
+function toolLine(message: ChatMessage): string {
+  const head = `[${message.tool?.tool ?? "tool"}] ${message.tool?.path ?? ""}`.trimEnd();
+  // A call the answer ended inside did nothing: say so, or the line reads as done.
+  return message.tool?.cutOff ? `${head}: ${message.text ?? ""}` : head;
 }

@@ -26,13 +26,28 @@ export async function askOnTerminal(screen: TerminalScreen, message: AskMessage,
     }
     case "api_req_failed":
       return isYes(await read("Retry? [y]es / [n]o: ")) ? { type: "yes" } : { type: "no" };
-    default: {
-      const question = message.ask === "new_task" ? "Start a new task with this context?" : "Approve?";
-      const reply = await read(`${question} [y]es / [n]o / or type feedback to say no: `);
-      if (isYes(reply)) return { type: "yes" };
-      return reply === "" || isNo(reply) ? { type: "no" } : { type: "no", text: reply };
-    }
+    case "command":
+      if (isResultsCommand(message)) {
+        // The result's demo: skipping it only skips it; words are a reply to the result.
+        const reply = await read("Run it? [y]es / Enter to skip / or type a reply to the result: ");
+        if (isYes(reply)) return { type: "yes" };
+        return reply === "" || isNo(reply) ? { type: "no" } : { type: "no", text: reply };
+      }
+      return approval(read, "Approve?");
+    default:
+      return approval(read, message.ask === "new_task" ? "Start a new task with this context?" : "Approve?");
   }
+}
+
+/** The command attempt_completion suggests to show its result (not work the task needs). */
+export function isResultsCommand(message: AskMessage | { tool?: { tool: string } }): boolean {
+  return message.tool?.tool === "attempt_completion";
+}
+
+async function approval(read: (question: string) => Promise<string>, question: string): Promise<AskResponse> {
+  const reply = await read(`${question} [y]es / [n]o / or type feedback to say no: `);
+  if (isYes(reply)) return { type: "yes" };
+  return reply === "" || isNo(reply) ? { type: "no" } : { type: "no", text: reply };
 }
 
 /** The three things one can do about a command that is still running. */

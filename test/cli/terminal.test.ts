@@ -55,6 +55,20 @@ describe("tandem at a terminal", { timeout: 60_000 }, () => {
     expect(existsSync(join(workspace, "a.txt"))).toBe(true);
   });
 
+  it("offers the result's command: Enter skips it and the task completes, nothing sent back", async () => {
+    const workspace = await cli.workspace();
+    const before = (await cli.requests()).length;
+    await cli.script([{ text: "<attempt_completion>\n<result>Built.</result>\n<command>touch demo-ran</command>\n</attempt_completion>" }]);
+    const term = await tandem(workspace, "Build it");
+    await term.waitFor(/Run it\? \[y\]es \/ Enter to skip/);
+    await term.send("Enter");
+    await term.waitFor(DONE);
+    await term.send("Enter");
+    expect(await term.exitCode()).toBe(0);
+    expect(existsSync(join(workspace, "demo-ran"))).toBe(false);
+    expect((await cli.requests()).length - before).toBe(1);
+  });
+
   it("ends the 'still running' prompt when the command ends, and goes on to the next question", async () => {
     const workspace = await cli.workspace();
     const before = (await cli.requests()).length;
