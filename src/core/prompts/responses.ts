@@ -68,6 +68,14 @@ export const formatResponse = {
     return feedback?.trim() ? `${note}\n\nThe person added:\n<feedback>\n${feedback}\n</feedback>` : note;
   },
 
+  /** Opens the first round after the person replies to a task that had completed. */
+  completedTaskReply(feedback: string): string {
+    return (
+      "[TASK REOPENED] This task was completed and the person has opened it again to reply. The workspace may have changed " +
+      `since. Act on their feedback, then use attempt_completion again.\n<feedback>\n${feedback}\n</feedback>`
+    );
+  },
+
   interruptedByUser(): string {
     return "[Response interrupted by user]";
   },

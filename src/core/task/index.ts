@@ -21,7 +21,7 @@ import { toolGrammar, toolSpecs } from "./tools/registry";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { TaskStorage } from "../storage/task-storage";
 import { errorText } from "../util/error-text";
-import { COMPLETED_TASK_REPLY, reopenChat, takeTrailingUserContent } from "./resume";
+import { reopenChat } from "./resume";
 
 
 /** Saves the workspace before the next round (checkpoints plug in here later). */
@@ -147,11 +147,9 @@ export class Task {
       return reopened.completed ? "completed" : "aborted";
     }
     if (replied) await this.say("user_feedback", answer.text, { images: answer.images });
-    const { history, carried } = takeTrailingUserContent(this.messages.apiHistory);
-    await this.withStateLock(() => this.messages.setApiHistory(history));
-    const note = reopened.completed ? `${COMPLETED_TASK_REPLY}\n<feedback>\n${answer.text ?? ""}\n</feedback>` : formatResponse.taskResumption(answer.text);
-    const content: ContentBlock[] = [...carried, { type: "text", text: note }, ...(answer.images ?? []).map(toImageBlock)];
-    return this.initiateTaskLoop(content);
+    const note = reopened.completed ? formatResponse.completedTaskReply(answer.text ?? "") : formatResponse.taskResumption(answer.text);
+    // A conversation that ended on the user's side (tool results) takes this into that message.
+    return this.initiateTaskLoop([{ type: "text", text: note }, ...(answer.images ?? []).map(toImageBlock)]);
   }
 
   async initiateTaskLoop(userContent: ContentBlock[]): Promise<TaskOutcome> {
@@ -206,7 +204,7 @@ export class Task {
 
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
-      this.messages.addApiMessage({ role: "user", content: userContent });
+      this.messages.addUserContent(userContent);
     });
     const requestTs = await this.say("api_req_started", undefined, { apiRequest: emptyRequestInfo() });
     this.retrier.startRound();

@@ -1,4 +1,4 @@
-import type { ApiMessage } from "../../api/types";
+import type { ApiMessage, ContentBlock } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
 import type { HistoryJournal } from "../storage/journal";
 import type { TaskStorage } from "../storage/task-storage";
@@ -92,6 +92,18 @@ export class MessageState {
   addApiMessage(message: ApiMessage): void {
     this.apiHistory.push(message);
     this.apiJournal?.append({ push: message });
+  }
+
+  /**
+   * Adds the next user turn. After a user message (a resumed task ends on its tool results) the
+   * two are merged, in one recorded change, so roles keep alternating and a crash can never
+   * leave the history without those results.
+   */
+  addUserContent(content: ContentBlock[]): void {
+    const last = this.apiHistory.at(-1);
+    if (last?.role !== "user") return this.addApiMessage({ role: "user", content });
+    const before = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+    this.setApiHistory([...this.apiHistory.slice(0, -1), { role: "user", content: [...before, ...content] }]);
   }
 
   setApiHistory(history: ApiMessage[]): void {

@@ -3,7 +3,6 @@
  * streaming or spinning, and whether it had ended with its result shown, in which case it opens as
  * completed (its result waiting for a reply or a new task), not as interrupted.
  */
-import type { ApiMessage, ContentBlock } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
 
 export interface ReopenedChat {
@@ -30,16 +29,3 @@ function settled(message: ChatMessage): ChatMessage {
   return copy;
 }
 
-/** A trailing user message is taken off and carried into the next one, so roles keep alternating. */
-export function takeTrailingUserContent(history: readonly ApiMessage[]): { history: ApiMessage[]; carried: ContentBlock[] } {
-  const kept = [...history];
-  const last = kept.at(-1);
-  if (last?.role !== "user") return { history: kept, carried: [] };
-  kept.pop();
-  return { history: kept, carried: typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...last.content] };
-}
-
-/** What the model is told when the person replies to a task that had completed. */
-export const COMPLETED_TASK_REPLY =
-  "[TASK REOPENED] This task was completed and the person has opened it again to reply. The workspace may have changed " +
-  "since. Act on their feedback, then use attempt_completion again.";
