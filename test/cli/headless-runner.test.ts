@@ -6,6 +6,8 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TaskStorage } from "../../src/core/storage/task-storage";
+import { historyProblems } from "../support/history-checks";
 import type { ScriptTurn } from "../support/script";
 import { startCliHarness, type CliHarness } from "./cli-harness";
 
@@ -102,11 +104,11 @@ describe("tandem (headless runner)", () => {
     const tasks = await readdir(join(storage, "tasks"));
     expect(tasks.length).toBeGreaterThan(1);
     for (const task of tasks) {
-      // A kill between write and rename may leave a temp file behind; the real files stay whole.
-      for (const file of (await readdir(join(storage, "tasks", task))).filter((f) => f.endsWith(".json"))) {
-        const parsed: unknown = JSON.parse(await readFile(join(storage, "tasks", task, file), "utf8"));
-        expect(Array.isArray(parsed)).toBe(true);
-      }
+      // Every killed run's task loads whole, through the same loader Tandem resumes with.
+      const saved = new TaskStorage(storage, task);
+      const chat = await saved.loadChatMessages();
+      expect(chat[0]).toMatchObject({ type: "say", say: "task", text: "Write two files" });
+      expect(historyProblems(await saved.loadApiHistory())).toEqual([]);
     }
   });
 

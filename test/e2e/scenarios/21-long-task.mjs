@@ -4,8 +4,10 @@
  * and a reply's streamed answer shows within a second of the model sending it.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
+import { REPO_ROOT } from "../lib/paths.mjs";
 import { expectWebviewText, openTandemView, saveScreenshot } from "../lib/workbench.mjs";
 
 export const description = "500+ messages: the list scrolls end to end and a new answer shows within a second";
@@ -101,10 +103,14 @@ async function waitForRequest(model, count, timeoutMs) {
   throw new Error(`the model did not receive request #${count} within ${timeoutMs} ms`);
 }
 
-/** The chat messages of the one task saved under the extension's global storage. */
+/** The chat messages of the one task saved under the extension's global storage, read by Tandem's own loader. */
 function savedMessages(userData) {
-  const tasks = path.join(userData, "User/globalStorage/tandem.tandem/tasks");
-  const ids = readdirSync(tasks);
-  assert.equal(ids.length, 1, `one saved task under ${tasks} (found ${ids.join(", ") || "none"})`);
-  return JSON.parse(readFileSync(path.join(tasks, ids[0], "ui_messages.json"), "utf8"));
+  const root = path.join(userData, "User/globalStorage/tandem.tandem");
+  const ids = readdirSync(path.join(root, "tasks"));
+  assert.equal(ids.length, 1, `one saved task under ${root}/tasks (found ${ids.join(", ") || "none"})`);
+  const printed = execFileSync(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "test/support/print-saved-task.ts"), root, ids[0]], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  });
+  return JSON.parse(printed).chat;
 }
