@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startScriptedModelServer } from "../test/support/scripted-model-server";
 import { COMPLETION, runPanelTask } from "./panel-task";
+import { prng } from "../test/support/prng";
 
 const MB = 1024 * 1024;
 const SIZES = (process.env.ANSWER_BENCH_MB ?? "1,4,16").split(",").map((mb) => Math.round(Number(mb) * MB));
@@ -129,17 +130,6 @@ function prose(size: number): string {
   return parts.join("\n").slice(0, size);
 }
 
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 function mb(bytes: number): string {
   return bytes >= MB ? `${(bytes / MB).toFixed(bytes % MB === 0 ? 0 : 1)} MB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(0)} KB` : `${bytes} B`;

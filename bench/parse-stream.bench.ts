@@ -10,6 +10,7 @@
 import { IncrementalAssistantMessageParser } from "../src/core/assistant-message/incremental-parser";
 import { parseAssistantMessageV2 } from "../src/core/assistant-message/parse-assistant-message";
 import type { AssistantMessageContent } from "../src/core/assistant-message/types";
+import { prng } from "../test/support/prng";
 
 const CHUNK = 16;
 const SIZES_KB = [50, 100, 200];
@@ -199,17 +200,6 @@ function ms(x: number): string {
   return x >= 100 ? `${x.toFixed(0)} ms` : x >= 1 ? `${x.toFixed(2)} ms` : `${(x * 1000).toFixed(1)} us`;
 }
 
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 process.on("exit", () => {
   if (sink === -1) console.log(sink); // keeps `touch` from being optimised away

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTempName } from "../../src/core/storage/temp-name";
 import { CRASH_TASK_ID, checkSaved, parseCrashLog, type Saved } from "./crash-log";
 import { prepareWorkspace } from "./storage-task";
+import { prng } from "../support/prng";
 
 const KILLS = 12;
 const MAX_DELAY_MS = 1_500;
@@ -72,17 +73,6 @@ function runChild(args: string[], run: number, killAfterMs: number | undefined):
   });
 }
 
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 describe("a task killed with SIGKILL at any moment", () => {
   it("reads back every completed message, never a damaged or stale one, and resumes to the end", async () => {

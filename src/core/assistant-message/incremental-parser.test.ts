@@ -3,6 +3,7 @@ import { IncrementalAssistantMessageParser } from "./incremental-parser";
 import { DEFAULT_TOOL_GRAMMAR, parseAssistantMessageV2 } from "./parse-assistant-message";
 import { grammarOf } from "./tool-tags";
 import type { AssistantMessageContent } from "./types";
+import { prng } from "../../../test/support/prng";
 
 /** Feeds `chunks` one by one, checking every step against the pure parser; returns the last result. */
 function streamAndCheck(chunks: readonly string[], label: string): readonly AssistantMessageContent[] {
@@ -125,17 +126,6 @@ describe("IncrementalAssistantMessageParser", () => {
 // ---- property test: every prefix, every split, equal to the pure parser ----
 
 /** xorshift32: small, seedable, good enough to spread test cases. */
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 class Gen {
   constructor(readonly rnd: () => number) {}
