@@ -19,4 +19,12 @@ describe("CliPrinter", () => {
     });
     expect(text).toBe(`[write_to_file] big.txt\n[write_to_file] big.txt: ${CUT_OFF_ROW_TEXT}\n`);
   });
+
+  it("ends a streamed line that was cut short before printing the next row (a retry after a stall)", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "text", text: "Thinking about it", partial: true });
+      p.show({ ts: 2, type: "say", say: "error_retry", text: "Retrying in 2s." });
+    });
+    expect(text).toBe("Thinking about it\nretry: Retrying in 2s.\n");
+  });
 });

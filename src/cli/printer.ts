@@ -10,6 +10,8 @@ export class CliPrinter {
   private readonly printed = new Map<number, number>();
   /** What each completed row last printed. */
   private readonly lines = new Map<number, string>();
+  /** Streamed text left the cursor mid-line (a retry's notice must not run on from it). */
+  private midLine = false;
 
   constructor(
     private readonly out: { write(text: string): unknown },
@@ -34,7 +36,8 @@ export class CliPrinter {
   private writeOnce(ts: number, line: string): void {
     if (this.lines.get(ts) === line) return;
     this.lines.set(ts, line);
-    this.out.write(`${line}\n`);
+    this.out.write(`${this.midLine ? "\n" : ""}${line}\n`);
+    this.midLine = false;
   }
 
   private streamText(message: ChatMessage, prefix: string): void {
@@ -45,8 +48,10 @@ export class CliPrinter {
     // Streamed text only grows; if a rewrite shrank it, print nothing until it grows again.
     if (text.length > from) this.out.write(text.slice(from));
     this.printed.set(message.ts, Math.max(from, text.length));
+    this.midLine = true;
     if (!message.partial) {
       this.out.write("\n");
+      this.midLine = false;
       this.printed.delete(message.ts);
     }
   }
