@@ -1,0 +1,32 @@
+/**
+ * The files that hold the guard itself, or that run code when something else reads them: the
+ * ignore files (editing one unprotects what it lists), `.git/` (hooks and config name programs),
+ * `.vscode/` (tasks and settings run code) and Tandem's own workspace folder `.tandem/` (rules,
+ * hooks and MCP configuration as they land). Writing, deleting or renaming one always asks the
+ * person, even in YOLO, whether a file tool or a command does it. The one owner of that list.
+ */
+import * as path from "node:path";
+import { IGNORE_FILE_NAMES } from "./ignore-controller";
+
+/** Folders whose every file is a guard file, wherever they sit in the workspace (submodules have their own .git). */
+export const GUARD_FOLDERS = [".git", ".vscode", ".tandem"] as const;
+
+/**
+ * Why changing `absolutePath` needs the person, or undefined when it does not. Pass the real path
+ * (links resolved): a link is judged as its target. Paths outside the workspace are judged by the
+ * "externally" switches, not here.
+ */
+export function guardFileReason(workspaceRoot: string, absolutePath: string): string | undefined {
+  const rel = path.relative(workspaceRoot, absolutePath);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return undefined;
+  const parts = rel.split(path.sep);
+  const name = parts.at(-1) ?? "";
+  if ((IGNORE_FILE_NAMES as readonly string[]).includes(name)) return `${name} decides what Tandem may not read`;
+  const folder = parts.slice(0, -1).find((part) => (GUARD_FOLDERS as readonly string[]).includes(part));
+  if (folder === ".git") return "files under .git/ (hooks, config) can make git run programs";
+  if (folder === ".vscode") return "files under .vscode/ (tasks, settings) can make the editor run programs";
+  if (folder === ".tandem") return "files under .tandem/ configure Tandem itself";
+  // The folders themselves (rm -rf .git, mv .vscode elsewhere).
+  if ((GUARD_FOLDERS as readonly string[]).includes(name)) return `${name}/ holds files that configure tools or run programs`;
+  return undefined;
+}
