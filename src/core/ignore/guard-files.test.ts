@@ -1,6 +1,8 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
-import { guardFileReason } from "./guard-files";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../task/tools/fake-tool-context";
+import { guardedChangeNote, guardFileReason } from "./guard-files";
 
 const root = path.resolve("/work/project");
 const at = (rel: string) => path.join(root, rel);
@@ -15,5 +17,40 @@ describe("guardFileReason", () => {
   });
   it("leaves paths outside the workspace to the 'externally' switches", () => {
     expect(guardFileReason(root, path.resolve("/etc/.git/config"))).toBeUndefined();
+  });
+});
+
+describe("guardedChangeNote", () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, cleanup } = await tempDir("tandem-guard-"));
+    await mkdir(path.join(dir, "ws", ".git"), { recursive: true });
+    await writeFile(path.join(dir, "ws", ".git", "config"), "[core]\n");
+  });
+  afterEach(() => cleanup());
+  const ws = () => path.join(dir, "ws");
+
+  it("says why, naming the file as it lies in the workspace", () => {
+    expect(guardedChangeNote(ws(), [path.join(ws(), ".tandemignore")])).toBe(
+      ".tandemignore is one of the guard's own files: .tandemignore decides what Tandem may not read. Tandem always asks before changing it, even in YOLO mode.",
+    );
+    expect(guardedChangeNote(ws(), [path.join(ws(), "src", "a.ts")])).toBeUndefined();
+  });
+
+  it("judges a link as its target, even when only the named path is passed", async () => {
+    await symlink(path.join(".git", "config"), path.join(ws(), "x"));
+    expect(guardedChangeNote(ws(), [path.join(ws(), "x")])).toMatch(/^\.git\/config is one of the guard's own files: files under \.git\//);
+  });
+
+  it("judges a path as named too: a .vscode folder that links elsewhere is still .vscode to the editor", async () => {
+    await mkdir(path.join(dir, "elsewhere"));
+    await symlink(path.join(dir, "elsewhere"), path.join(ws(), ".vscode"));
+    expect(guardedChangeNote(ws(), [path.join(ws(), ".vscode", "tasks.json")])).toMatch(/^\.vscode\/tasks\.json is one of the guard's own files/);
+  });
+
+  it("compares real with real when the workspace root is reached through a link", async () => {
+    await symlink(ws(), path.join(dir, "ws-link"));
+    expect(guardedChangeNote(path.join(dir, "ws-link"), [path.join(ws(), ".git", "config")])).toBeDefined();
   });
 });

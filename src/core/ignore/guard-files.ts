@@ -6,6 +6,7 @@
  * person, even in YOLO, whether a file tool or a command does it. The one owner of that list.
  */
 import * as path from "node:path";
+import { realLocation, toSlashes } from "../task/tools/paths";
 import { IGNORE_FILE_NAMES } from "./ignore-controller";
 
 /** Folders whose every file is a guard file, wherever they sit in the workspace (submodules have their own .git). */
@@ -29,4 +30,32 @@ export function guardFileReason(workspaceRoot: string, absolutePath: string): st
   // The folders themselves (rm -rf .git, mv .vscode elsewhere).
   if ((GUARD_FOLDERS as readonly string[]).includes(name)) return `${name}/ holds files that configure tools or run programs`;
   return undefined;
+}
+
+/**
+ * For a change a file tool asks to make to `paths`: why the person must decide, whatever the
+ * switches say, or undefined. Each path is judged as named (against the workspace root as given)
+ * and where it really lands (against the real root), so a link to a guard file is one too.
+ */
+export function guardedChangeNote(workspaceRoot: string, paths: readonly string[]): string | undefined {
+  const roots = [path.resolve(workspaceRoot), realOrSelf(workspaceRoot)];
+  for (const named of paths) {
+    for (const candidate of [named, realOrSelf(named)]) {
+      for (const root of roots) {
+        const reason = guardFileReason(root, candidate);
+        if (reason === undefined) continue;
+        const shown = toSlashes(path.relative(root, candidate));
+        return `${shown} is one of the guard's own files: ${reason}. Tandem always asks before changing it, even in YOLO mode.`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realLocation(p);
+  } catch {
+    return path.resolve(p); // a link loop: nothing can be written through it
+  }
 }

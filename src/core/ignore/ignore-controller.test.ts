@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -62,6 +62,44 @@ describe("IgnoreController", () => {
     expect(c.isIgnored(at("out"))).toBe(true);
     expect(c.isIgnored(`${at("out")}/`)).toBe(true);
     expect(c.isIgnored(at("sub", "out"))).toBe(false);
+  });
+
+  it("judges a link as its target: a link to .env, into an ignored folder, or along a chain", async () => {
+    await writeFile(at(".tandemignore"), "/private/\n");
+    await mkdir(at("private"));
+    await writeFile(at("private", "keys.txt"), "k");
+    await writeFile(at(".env"), "x");
+    await symlink(".env", at("notes"));
+    await symlink("notes", at("chain"));
+    await symlink("private", at("pub"));
+    await symlink(path.join("private", "missing.txt"), at("dangling"));
+    await writeFile(at("readme.md"), "r");
+    await symlink("readme.md", at("docs-link"));
+    const c = await open();
+    expect(c.isIgnored(at("notes"))).toBe(true);
+    expect(c.isIgnored(at("chain"))).toBe(true);
+    expect(c.isIgnored(at("pub"))).toBe(true);
+    expect(c.isIgnored(`${at("pub")}/`)).toBe(true);
+    expect(c.isIgnored(at("pub", "keys.txt"))).toBe(true);
+    expect(c.isIgnored(at("pub", "new", "file.txt"))).toBe(true);
+    expect(c.isIgnored(at("dangling"))).toBe(true);
+    expect(c.isIgnored(at("docs-link"))).toBe(false);
+  });
+
+  it("compares the real path with the real root when the workspace is reached through a link", async () => {
+    const real = at("real-ws");
+    await mkdir(path.join(real, "private"), { recursive: true });
+    await writeFile(path.join(real, ".tandemignore"), "/private/\n");
+    const linked = at("linked-ws");
+    await symlink(real, linked);
+    const c = await IgnoreController.create(linked);
+    controllers.push(c);
+    expect(c.isIgnored(path.join(linked, "private", "a.txt"))).toBe(true);
+    expect(c.isIgnored(path.join(real, "private", "a.txt"))).toBe(true);
+    expect(c.isIgnored(path.join(real, "src", "a.ts"))).toBe(false);
+    // A link inside reaching the ignored folder through the link root.
+    await symlink(path.join(linked, "private"), path.join(real, "via-root"));
+    expect(c.isIgnored(path.join(linked, "via-root", "a.txt"))).toBe(true);
   });
 
   it("honours .clineignore too, and both files together", async () => {

@@ -2,12 +2,14 @@
  * Decides which paths tools may not touch: whatever `.tandemignore` (or, for people coming from
  * Cline, `.clineignore`) in the workspace root lists, in gitignore syntax, plus files that
  * usually hold secrets unless the person allows them. Reloads when either file changes.
+ * A path is judged as it is named and as where it really lands (links followed, the real path
+ * against the real root), so a link is ignored when its target is.
  */
 import { watch, statSync, type FSWatcher } from "node:fs";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { Ignore } from "ignore";
-import { isWithin } from "../task/tools/paths";
+import { isWithin, realLocation } from "../task/tools/paths";
 import type { PathGuard } from "../task/tools/types";
 import { compileIgnoreRules } from "./ignore-rules";
 import { looksLikeSecretFile } from "./secret-files";
@@ -29,6 +31,8 @@ export interface IgnoreControllerOptions {
 
 export class IgnoreController implements PathGuard {
   readonly root: string;
+  /** The root with its links followed: real paths are judged against it. */
+  private readonly realRoot: string;
   private rules: Ignore | undefined;
   private loadedFiles: string[] = [];
   private problemList: readonly string[] = [];
@@ -42,6 +46,7 @@ export class IgnoreController implements PathGuard {
     private readonly options: IgnoreControllerOptions = {},
   ) {
     this.root = path.resolve(root);
+    this.realRoot = realOrSelf(this.root);
   }
 
   /** A controller with the ignore files loaded, watching them for changes. */
@@ -69,9 +74,18 @@ export class IgnoreController implements PathGuard {
   isIgnored(absolutePath: string): boolean {
     const markedFolder = absolutePath.endsWith("/") || absolutePath.endsWith(path.sep);
     const absolute = path.resolve(this.root, absolutePath);
+    if (this.judge(absolute, markedFolder)) return true;
+    const real = realOrSelf(absolute);
+    return real !== absolute && this.judge(real, markedFolder);
+  }
+
+  /** One location's verdict: a secret-looking name anywhere, the rules inside the workspace. */
+  private judge(absolute: string, markedFolder: boolean): boolean {
     if (!markedFolder && !this.options.allowSecretFiles && looksLikeSecretFile(absolute)) return true;
-    const relative = path.relative(this.root, absolute);
-    if (!this.rules || relative === "" || !isWithin(this.root, absolute)) return false;
+    // Named paths lie below the root as given, real ones below the real root.
+    const root = [this.root, this.realRoot].find((r) => isWithin(r, absolute));
+    const relative = root === undefined ? "" : path.relative(root, absolute);
+    if (!this.rules || relative === "") return false;
     const slashed = relative.split(path.sep).join("/");
     if (markedFolder) return this.rules.ignores(`${slashed}/`);
     if (this.rules.ignores(slashed)) return true;
@@ -152,6 +166,15 @@ async function readIfPresent(file: string): Promise<string | undefined> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw error;
+  }
+}
+
+/** Where `p` really lands; a path that cannot be resolved (a link loop, no permission) is judged as named. */
+function realOrSelf(p: string): string {
+  try {
+    return realLocation(p);
+  } catch {
+    return p; // reading through it fails the same way, so nothing is exposed
   }
 }
 

@@ -1,4 +1,5 @@
 import type { AgentSettings } from "../../shared/settings";
+import { guardedChangeNote } from "../ignore/guard-files";
 import { mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
 import type { ApprovalRequest, PathGuard } from "./tools/types";
 
@@ -10,7 +11,8 @@ export type ApprovalVerdict =
 
 /**
  * Whether a tool may run without asking. YOLO approves everything except what the command guard
- * denies and commands naming ignored or secret files; otherwise each category has its own
+ * denies, commands naming ignored or secret files, and file tools' changes to the guard's own
+ * files (`guard-files.ts`, judged on the real paths); otherwise each category has its own
  * switch, and a path outside the workspace needs the matching "externally" switch.
  */
 export async function decideApproval(
@@ -19,6 +21,9 @@ export async function decideApproval(
   workspace: { cwd: string; ignore: PathGuard },
 ): Promise<ApprovalVerdict> {
   if (request.category === "command") return decideCommand(request, settings, workspace);
+  // A file tool's change to the guard's own files is the person's call, before YOLO and the switches.
+  const guarded = request.category === "edit" ? guardedChangeNote(workspace.cwd, request.paths ?? []) : undefined;
+  if (guarded) return { verdict: "ask", note: guarded };
   if (settings.yolo) return { verdict: "auto" };
   const auto = settings.autoApproval;
   const outside = request.message.outsideWorkspace === true;

@@ -8,6 +8,7 @@
  * parameter): it is reverted before a new one opens. Cancelling the task reverts them all.
  */
 import type { DiffSession } from "../../../host/bridge";
+import { assertStillLandsAt, type ResolvedToolPath } from "./paths";
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from "./types";
 import { errorText } from "../../util/error-text";
 
@@ -115,17 +116,19 @@ export type ReviewedEdit =
 
 /**
  * Shows the final proposal in the diff view, asks for approval, then saves it through the editor
- * or reverts it. The view is always closed afterwards.
+ * or reverts it. The view is always closed afterwards. The view shows and saves the real path
+ * (links followed), the one the checks judged; a link changed while the person decided stops it.
  */
 export async function reviewEditInDiffView(
   ctx: ToolContext,
-  absolutePath: string,
+  target: ResolvedToolPath,
   original: string | undefined,
   proposed: string,
   request: ApprovalRequest,
 ): Promise<ReviewedEdit> {
   const diffView = ctx.host.diffView;
   if (!diffView) throw new Error("reviewEditInDiffView needs a host with a diff view.");
+  const absolutePath = target.real;
   const previews = previewsOf(ctx);
   await discard(previews, absolutePath, ctx.host);
   const preview = previews.get(absolutePath);
@@ -140,6 +143,7 @@ export async function reviewEditInDiffView(
       ctx.signal.throwIfAborted();
       return { approved: false, feedback: decision.feedback };
     }
+    assertStillLandsAt(target);
     return { approved: true, feedback: decision.feedback, saved: await session.save() };
   } catch (error) {
     await revertAfter(session, error);

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { formatOutline, outlineFile } from "./list-code-definition-names-outline";
 import { GitignoreChain } from "./list-files-gitignore";
-import { resolveToolPath } from "./paths";
+import { resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
 import { displayPath } from "./search-files-results";
 import { languageForFile, SUPPORTED_EXTENSIONS } from "./tree-sitter/languages";
 import { ToolError, type ToolContext, type ToolDefinition } from "./types";
@@ -37,28 +37,30 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `Not found: ${target.relative}`);
       throw error;
     });
-    assertNotIgnored(ctx.ignore, target.absolute, target.relative, stats.isDirectory());
+    assertNotIgnored(ctx.ignore, target, stats.isDirectory());
     const output = stats.isDirectory()
       ? await outlineFolder(target.absolute, target.relative, ctx)
-      : await outlineOneFile(target.absolute, target.relative, ctx.cwd, stats.size);
+      : await outlineOneFile(target, ctx.cwd, stats.size);
     const decision = await ctx.requestApproval({
       category: "read",
       message: { tool: "list_code_definition_names", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
-      paths: [target.absolute],
+      paths: touchedPaths(target),
     });
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
     return { kind: "ok", content: output };
   },
 };
 
-async function outlineOneFile(absolute: string, shown: string, cwd: string, size: number): Promise<string> {
-  const spec = languageForFile(absolute);
+/** Parsed at the real path (links followed), which is what the checks judged. */
+async function outlineOneFile(target: ResolvedToolPath, cwd: string, size: number): Promise<string> {
+  const shown = target.relative;
+  const spec = languageForFile(target.real);
   if (!spec) {
     throw new ToolError("invalid_param", `${shown} is not a source file this tool understands (it reads ${SUPPORTED_EXTENSIONS.join(" ")}).`);
   }
   if (size > MAX_SOURCE_BYTES) throw new ToolError("invalid_param", `${shown} is larger than ${MAX_SOURCE_BYTES / 1024} KB; read parts of it with read_file.`);
-  const definitions = await outlineFile(absolute, spec);
-  return definitions.length > 0 ? formatOutline(displayPath(cwd, absolute), definitions) : `No definitions found in ${shown}.`;
+  const definitions = await outlineFile(target.real, spec);
+  return definitions.length > 0 ? formatOutline(displayPath(cwd, target.absolute), definitions) : `No definitions found in ${shown}.`;
 }
 
 async function outlineFolder(folder: string, shown: string, ctx: ToolContext): Promise<string> {

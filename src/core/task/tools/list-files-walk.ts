@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { withTrailingSlash } from "../../ignore/ignored-path-error";
 import { looksLikeSecretFile } from "../../ignore/secret-files";
 import { GitignoreChain } from "./list-files-gitignore";
+import { realLocation } from "./paths";
 import type { PathGuard } from "./types";
 
 /** Folders full of other people's code, build caches or VCS data: walking them is noise. */
@@ -49,6 +50,8 @@ export interface WalkOptions {
 export interface WalkEntry {
   readonly absolute: string;
   readonly isFolder: boolean;
+  /** For a symlink: where it really lands (it is judged as that too). */
+  readonly real?: string;
 }
 
 export interface WalkResult {
@@ -105,18 +108,31 @@ async function readFolder(folder: string, tolerate: boolean, result: WalkResult)
   }
 }
 
-/** Symlinks count as what they point at (a dangling one as a file) but are never walked into. */
+/**
+ * Symlinks count as what they point at (a dangling one as a file) and are judged as their target,
+ * but are never walked into: a listing never reaches through a link into another place.
+ */
 async function classify(folder: string, dirent: Dirent): Promise<WalkEntry> {
   const absolute = path.join(folder, dirent.name);
   if (!dirent.isSymbolicLink()) return { absolute, isFolder: dirent.isDirectory() };
   const target = await stat(absolute).catch(() => undefined);
-  return { absolute, isFolder: target?.isDirectory() ?? false };
+  const real = realOrUndefined(absolute);
+  return { absolute, isFolder: target?.isDirectory() ?? false, ...(real === undefined ? {} : { real }) };
+}
+
+function realOrUndefined(link: string): string | undefined {
+  try {
+    return realLocation(link);
+  } catch {
+    return undefined; // a link loop: it leads nowhere, and is listed as a file
+  }
 }
 
 function keep(entry: WalkEntry, chain: GitignoreChain, guard: PathGuard, result: WalkResult): boolean {
   if (chain.isIgnored(entry.absolute, entry.isFolder)) return false;
-  if (!guard.isIgnored(entry.isFolder ? withTrailingSlash(entry.absolute) : entry.absolute)) return true;
-  if (!entry.isFolder && looksLikeSecretFile(entry.absolute)) result.hiddenSecrets++;
+  const judged = entry.real === undefined ? [entry.absolute] : [entry.absolute, entry.real];
+  if (!judged.some((p) => guard.isIgnored(entry.isFolder ? withTrailingSlash(p) : p))) return true;
+  if (!entry.isFolder && judged.some((p) => looksLikeSecretFile(p))) result.hiddenSecrets++;
   else result.hiddenByIgnoreFile++;
   return false;
 }

@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { walkFolder, type WalkResult } from "./list-files-walk";
-import { isWithin, resolveToolPath } from "./paths";
+import { isWithin, resolveToolPath, touchedPaths } from "./paths";
 import { ToolError, type ToolDefinition } from "./types";
 
 export const LIST_FILES_LIMIT = 200;
@@ -32,14 +32,14 @@ export const listFilesTool: ToolDefinition = {
     const recursive = parseBoolean("recursive", params.recursive);
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
     await requireFolder(target.absolute, target.relative);
-    assertNotIgnored(ctx.ignore, target.absolute, target.relative, true);
+    assertNotIgnored(ctx.ignore, target, true);
     if (recursive) await refuseWholeDisk(target.absolute, target.relative);
     const walk = await walkFolder({ cwd: ctx.cwd, start: target.absolute, recursive, limit: LIST_FILES_LIMIT, guard: ctx.ignore, signal: ctx.signal });
     const listing = formatListing(ctx.cwd, walk);
     const decision = await ctx.requestApproval({
       category: "read",
       message: { tool: "list_files", path: target.relative, content: listing, outsideWorkspace: target.outsideWorkspace },
-      paths: [target.absolute],
+      paths: touchedPaths(target),
     });
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
     return { kind: "ok", content: listing };

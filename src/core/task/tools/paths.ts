@@ -1,9 +1,10 @@
 /**
- * Resolves a path the model gave against the workspace, and tells whether it really lies inside
- * it: `..` is resolved, and so are symlinks, so a link inside the workspace that points outside
- * counts as outside.
+ * Resolves a path the model gave against the workspace, and where it really lands: `..` is
+ * resolved, and so are symlinks (a dangling one too, and for a new file its nearest existing
+ * folder). Every check (ignore rules, secret files, inside the workspace, the guard's own files)
+ * judges the real location, so a link is judged as its target.
  */
-import { lstat, readlink, realpath } from "node:fs/promises";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { ToolError } from "./types";
 
@@ -12,7 +13,11 @@ export interface ResolvedToolPath {
   readonly absolute: string;
   /** Relative to the workspace root, with `/` separators; `../…` or absolute when outside. */
   readonly relative: string;
-  /** True when the real location (symlinks followed) is outside the real workspace root. */
+  /** Where reading or writing `absolute` really lands: every link followed. Tools do their I/O here. */
+  readonly real: string;
+  /** `real` as shown to the model: relative to the real workspace root, or absolute when outside. */
+  readonly realRelative: string;
+  /** True when the real location is outside the real workspace root. */
   readonly outsideWorkspace: boolean;
 }
 
@@ -24,12 +29,34 @@ export async function resolveToolPath(cwd: string, relOrAbs: string): Promise<Re
     throw new ToolError("invalid_param", "The path is empty. Give a file path relative to the working directory.");
   }
   const absolute = path.resolve(cwd, relOrAbs);
-  const [realRoot, realTarget] = await Promise.all([realLocation(cwd), realLocation(absolute)]);
+  const realRoot = realLocation(cwd);
+  const real = realLocation(absolute);
+  const outsideWorkspace = !isWithin(realRoot, real);
   return {
     absolute,
     relative: toSlashes(path.relative(cwd, absolute)) || ".",
-    outsideWorkspace: !isWithin(realRoot, realTarget),
+    real,
+    realRelative: outsideWorkspace ? real : toSlashes(path.relative(realRoot, real)) || ".",
+    outsideWorkspace,
   };
+}
+
+/**
+ * Right before a tool reads or writes what was checked (and perhaps approved): throws when the
+ * path no longer lands there, because a link was made or changed meanwhile (e.g. by a command
+ * running in the background while the person decided).
+ */
+export function assertStillLandsAt(target: ResolvedToolPath): void {
+  if (realLocation(target.absolute) === target.real) return;
+  throw new ToolError(
+    "failed",
+    `${target.relative} now leads somewhere else than when it was checked (a symbolic link changed meanwhile), so nothing was done. Call the tool again.`,
+  );
+}
+
+/** What a tool's approval request names: the path as given and, when a link leads elsewhere, where it lands. */
+export function touchedPaths(target: ResolvedToolPath): string[] {
+  return target.real === target.absolute ? [target.absolute] : [target.absolute, target.real];
 }
 
 /** True when `child` is `parent` or lies below it. */
@@ -39,37 +66,39 @@ export function isWithin(parent: string, child: string): boolean {
 }
 
 /**
- * The real path of `p`, also when it does not exist yet: the realpath of its deepest existing
- * ancestor plus the missing rest. Dangling symlinks are followed by hand, because realpath
- * fails on them although writing through them would land at their target.
+ * The real path of `p` (absolute), also when it does not exist yet: the realpath of its deepest
+ * existing ancestor plus the missing rest. Dangling symlinks are followed by hand, because
+ * realpath fails on them although writing through them would land at their target. Synchronous,
+ * because the ignore controller answers synchronously; each step is one cheap system call.
  */
-async function realLocation(p: string): Promise<string> {
+export function realLocation(p: string): string {
   let current = p;
   const missing: string[] = [];
   for (let hops = 0; hops <= MAX_LINK_HOPS; ) {
     try {
-      return path.join(await realpath(current), ...missing.reverse());
+      return path.join(realpathSync.native(current), ...missing.toReversed());
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ELOOP") break;
       if (!isMissing(error)) throw error;
     }
-    const link = await danglingLinkTarget(current);
+    const link = danglingLinkTarget(current);
     if (link !== undefined) {
-      current = path.resolve(path.dirname(current), link);
+      // Not normalised: `..` in a link's target is resolved by the disk, after the links before it.
+      current = path.isAbsolute(link) ? link : `${path.dirname(current)}${path.sep}${link}`;
       hops++;
       continue;
     }
     const parent = path.dirname(current);
-    if (parent === current) return path.join(current, ...missing.reverse());
+    if (parent === current) return path.join(current, ...missing.toReversed());
     missing.push(path.basename(current));
     current = parent;
   }
   throw new ToolError("invalid_param", `Too many levels of symbolic links in ${p}.`);
 }
 
-async function danglingLinkTarget(p: string): Promise<string | undefined> {
+function danglingLinkTarget(p: string): string | undefined {
   try {
-    const stats = await lstat(p);
-    return stats.isSymbolicLink() ? await readlink(p) : undefined;
+    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
@@ -82,6 +111,6 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-function toSlashes(p: string): string {
+export function toSlashes(p: string): string {
   return path.sep === "\\" ? p.replaceAll("\\", "/") : p;
 }

@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { resolveToolPath } from "./paths";
+import { assertStillLandsAt, resolveToolPath, touchedPaths } from "./paths";
 import { documentKind, extractDocumentText, noTextNote } from "./read-file-documents";
 import { ToolError, type ToolDefinition } from "./types";
 
@@ -46,25 +46,27 @@ export const readFileTool: ToolDefinition = {
   example: "<read_file>\n<path>src/main.ts</path>\n</read_file>",
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
-    assertNotIgnored(ctx.ignore, target.absolute, target.relative);
+    assertNotIgnored(ctx.ignore, target);
     const range = parseRange(params.start_line, params.end_line);
-    await requireFile(target.absolute);
+    await requireFile(target.real, target.absolute);
     const decision = await ctx.requestApproval({
       category: "read",
       message: { tool: "read_file", path: target.relative, content: target.absolute, outsideWorkspace: target.outsideWorkspace },
-      paths: [target.absolute],
+      paths: touchedPaths(target),
     });
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    const kind = documentKind(target.absolute);
+    // What is read is what was checked: the real path, unless a link moved it meanwhile.
+    assertStillLandsAt(target);
+    const kind = documentKind(target.real);
     if (kind !== undefined) {
-      const text = await extractDocumentText(target.absolute, kind, target.relative, ctx.signal);
+      const text = await extractDocumentText(target.real, kind, target.relative, ctx.signal);
       if (text.trim() === "") return { kind: "ok", content: noTextNote(target.relative, kind) };
       return { kind: "ok", content: formatExcerpt(target.relative, range, await takeLines(text.split(/\r?\n/), range)) };
     }
-    if (await looksBinary(target.absolute)) {
+    if (await looksBinary(target.real)) {
       throw new ToolError("invalid_param", `${target.relative} is a binary file; read_file only reads text files, PDF, .docx and .ipynb.`);
     }
-    const excerpt = await readLines(target.absolute, range, ctx.signal);
+    const excerpt = await readLines(target.real, range, ctx.signal);
     return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
   },
 };
@@ -85,12 +87,12 @@ function parseLineNumber(name: string, value: string | undefined): number | unde
   return n;
 }
 
-async function requireFile(absolute: string): Promise<void> {
-  const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `File not found: ${absolute}`);
+async function requireFile(real: string, shown: string): Promise<void> {
+  const stats = await stat(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `File not found: ${shown}`);
     throw error;
   });
-  if (!stats.isFile()) throw new ToolError("invalid_param", `${absolute} is not a file (it is a folder or a device).`);
+  if (!stats.isFile()) throw new ToolError("invalid_param", `${shown} is not a file (it is a folder or a device).`);
 }
 
 /** Text files have no NUL bytes; nearly every binary format has some near the start. */

@@ -9,9 +9,9 @@ import { readFile, stat } from "node:fs/promises";
 import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { formatResponse } from "../../prompts/responses";
-import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { assertNotIgnored, ignoredRefusal } from "../../ignore/ignored-path-error";
 import { abandonPreviews, describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
-import { resolveToolPath, type ResolvedToolPath } from "./paths";
+import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
 /** Files up to this many lines come back whole after an edit; longer ones as their changed regions. */
@@ -71,29 +71,43 @@ export const replaceInFileTool: ToolDefinition = {
   async execute(params, ctx) {
     const diff = params.diff ?? "";
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
-    assertNotIgnored(ctx.ignore, target.absolute, target.relative);
-    const original = await readTextFile(target);
-    const proposed = computeEdit(diff, original, target.relative);
+    assertNotIgnored(ctx.ignore, target);
     const request: ApprovalRequest = {
       category: "edit",
       message: { tool: "replace_in_file", path: target.relative, content: diff, outsideWorkspace: target.outsideWorkspace },
-      paths: [target.absolute],
+      paths: touchedPaths(target),
     };
-    if (ctx.host.diffView && !target.outsideWorkspace) return replaceInDiffView(ctx, target, original, proposed, request);
-    const decision = await ctx.requestApproval(request);
-    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    ctx.signal.throwIfAborted();
-    // The person may have edited the file while deciding: apply the approved diff to what is there now.
-    const current = await readTextFile(target);
-    const edit = computeEdit(diff, current, target.relative, current !== original);
-    try {
-      await writeFileAtomic(target.absolute, edit.content);
-    } catch (error) {
-      throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
-    }
-    return okResult(resultText(target.relative, edit), decision.feedback);
+    // Outside the workspace nothing is read before approval, as with read_file.
+    if (target.outsideWorkspace) return replaceAfterApproval(ctx, target, diff, request, undefined);
+    const original = await readTextFile(target);
+    const proposed = computeEdit(diff, original, target);
+    if (ctx.host.diffView) return replaceInDiffView(ctx, target, original, proposed, request);
+    return replaceAfterApproval(ctx, target, diff, request, original);
   },
 };
+
+/** Without a diff view: approval, then the diff applied to the file as it is by then, written atomically. */
+async function replaceAfterApproval(
+  ctx: ToolContext,
+  target: ResolvedToolPath,
+  diff: string,
+  request: ApprovalRequest,
+  original: string | undefined,
+): Promise<ToolResult> {
+  const decision = await ctx.requestApproval(request);
+  if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
+  ctx.signal.throwIfAborted();
+  assertStillLandsAt(target);
+  // The person may have edited the file while deciding: apply the approved diff to what is there now.
+  const current = await readTextFile(target);
+  const edit = computeEdit(diff, current, target, original !== undefined && current !== original);
+  try {
+    await writeFileAtomic(target.real, edit.content);
+  } catch (error) {
+    throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
+  }
+  return okResult(resultText(target, edit), decision.feedback);
+}
 
 function okResult(text: string, feedback: ApprovalDecision["feedback"]): ToolResult {
   return { kind: "ok", content: formatResponse.toolResult(withFeedback(text, feedback?.text), feedback?.images) };
@@ -110,11 +124,11 @@ async function replaceInDiffView(
   edit: DiffApplication,
   request: ApprovalRequest,
 ): Promise<ToolResult> {
-  const review = await reviewEditInDiffView(ctx, target.absolute, original, edit.content, request);
+  const review = await reviewEditInDiffView(ctx, target, original, edit.content, request);
   if (!review.approved) return { kind: "rejected", feedback: review.feedback };
   const saved: DiffApplication = { ...edit, content: review.saved.content };
   const notes = describeSavedEdit(target.relative, review.saved);
-  return okResult([resultText(target.relative, saved), notes].filter(Boolean).join("\n\n"), review.feedback);
+  return okResult([resultText(target, saved), notes].filter(Boolean).join("\n\n"), review.feedback);
 }
 
 /**
@@ -124,8 +138,8 @@ async function replaceInDiffView(
  */
 async function previewReplace(relativePath: string, partialDiff: string, ctx: ToolContext): Promise<void> {
   const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
-  if (!target || target.outsideWorkspace || ctx.ignore.isIgnored(target.absolute)) return;
-  await previewPartialEdit(ctx, target.absolute, () => readTextFile(target), (original) => {
+  if (!target || target.outsideWorkspace || ignoredRefusal(ctx.ignore, target)) return;
+  await previewPartialEdit(ctx, target.real, () => readTextFile(target), (original) => {
     if (original === undefined) return undefined;
     const proposed = tryConstruct(partialDiff, original);
     return proposed === original ? undefined : proposed;
@@ -142,15 +156,16 @@ function tryConstruct(partialDiff: string, original: string): string | undefined
   }
 }
 
+/** Read at the real path (links followed), which is what the checks judged. */
 async function readTextFile(target: ResolvedToolPath): Promise<string> {
-  const stats = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
+  const stats = await stat(target.real).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") {
       throw new ToolError("not_found", `File not found: ${target.relative}. replace_in_file only edits existing files; to create a new file, use write_to_file.`);
     }
     throw error;
   });
   if (!stats.isFile()) throw new ToolError("invalid_param", `${target.relative} is not a file (it is a folder or a device).`);
-  const bytes = await readFile(target.absolute);
+  const bytes = await readFile(target.real);
   if (bytes.includes(0)) throw new ToolError("invalid_param", `${target.relative} is a binary file; replace_in_file only edits text files.`);
   const text = bytes.toString("utf8");
   // Writing back text decoded from invalid UTF-8 would corrupt every byte the decoder replaced.
@@ -160,15 +175,22 @@ async function readTextFile(target: ResolvedToolPath): Promise<string> {
   return text;
 }
 
-/** The final application; a diff that does not fit is the model's mistake and leaves the file alone. */
-function computeEdit(diff: string, original: string, relative: string, changedMeanwhile = false): DiffApplication {
+/**
+ * The final application; a diff that does not fit is the model's mistake and leaves the file
+ * alone. The failure quotes the file's closest text, except for a file outside the workspace:
+ * its text reaches the model only through read_file, whose switch ("read files outside the
+ * workspace") differs from the one that approved the edit.
+ */
+function computeEdit(diff: string, original: string, target: ResolvedToolPath, changedMeanwhile = false): DiffApplication {
+  const { relative } = target;
   let edit: DiffApplication;
   try {
     edit = applyDiff(diff, original, true);
   } catch (error) {
     if (!(error instanceof DiffApplyError)) throw error;
     const lead = changedMeanwhile ? `${relative} changed on disk while the edit awaited approval, and the diff no longer fits it.\n\n` : "";
-    throw new ToolError("invalid_param", `${lead}${error.message}\n\n${relative} was not changed.`);
+    const why = target.outsideWorkspace ? unquotedFailure(relative) : error.message;
+    throw new ToolError("invalid_param", `${lead}${why}\n\n${relative} was not changed.`);
   }
   if (edit.content === original) {
     throw new ToolError("invalid_param", `The diff changes nothing: every REPLACE part equals the text it would replace. ${relative} was not changed.`);
@@ -176,7 +198,15 @@ function computeEdit(diff: string, original: string, relative: string, changedMe
   return edit;
 }
 
-function resultText(relative: string, edit: DiffApplication): string {
+function unquotedFailure(relative: string): string {
+  return (
+    `The diff was not applied: it does not fit ${relative}. That file is outside the workspace, so its text is not quoted here; ` +
+    "read it with read_file (which asks the person) and send the diff again."
+  );
+}
+
+function resultText(target: ResolvedToolPath, edit: DiffApplication): string {
+  const { relative } = target;
   const count = edit.blocks.length === 1 ? "1 block" : `${edit.blocks.length} blocks`;
   const parts = [`The edit to ${relative} was applied (${count}).`];
   const loose = edit.blocks.filter((b) => b.strategy === "trimmed" || b.strategy === "anchors");
@@ -186,7 +216,7 @@ function resultText(relative: string, edit: DiffApplication): string {
     const shiftNote = shifted.length > 0 ? `; REPLACE was shifted to the file's indentation in block${shifted.length > 1 ? "s" : ""} ${shifted.join(", ")}` : "";
     parts.push(`Block${loose.length > 1 ? "s" : ""} ${which} did not match exactly (whitespace or inner lines differed)${shiftNote}. Check the indentation below.`);
   }
-  parts.push(currentText(relative, edit));
+  parts.push(target.outsideWorkspace ? `${relative} is outside the workspace, so its text is not shown; read it with read_file to see it.` : currentText(relative, edit));
   return parts.join("\n");
 }
 

@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { resolveToolPath } from "./paths";
+import { resolveToolPath, touchedPaths } from "./paths";
 import { searchWithJavaScript } from "./search-files-js";
 import { expandBraces } from "./search-files-glob";
 import { resolveRipgrep, searchWithRipgrep, type SearchRequest } from "./search-files-rg";
@@ -36,7 +36,7 @@ export const searchFilesTool: ToolDefinition = {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `Not found: ${target.relative}`);
       throw error;
     });
-    assertNotIgnored(ctx.ignore, target.absolute, target.relative, stats.isDirectory());
+    assertNotIgnored(ctx.ignore, target, stats.isDirectory());
     const pattern = params.file_pattern?.trim() ?? "";
     const request: SearchRequest = {
       cwd: ctx.cwd,
@@ -55,7 +55,7 @@ export const searchFilesTool: ToolDefinition = {
     const decision = await ctx.requestApproval({
       category: "read",
       message: { tool: "search_files", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
-      paths: [target.absolute],
+      paths: touchedPaths(target),
     });
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
     return { kind: "ok", content: output };

@@ -22,7 +22,10 @@ export interface ApprovalRequest {
   readonly category: ApprovalCategory;
   /** What the chat shows (and the person approves). */
   readonly message: ToolMessageInfo;
-  /** Absolute paths the tool touches; any outside the workspace make it "external". */
+  /**
+   * Absolute paths the tool touches, as named and (for links) where they really land
+   * (`touchedPaths`). An edit naming one of the guard's own files always asks.
+   */
   readonly paths?: readonly string[];
   /** For commands: the command line. */
   readonly command?: string;
@@ -36,7 +39,7 @@ export type ApprovalDecision =
 
 /** Which paths tools may touch: the ignore file (.tandemignore/.clineignore) and secret files. */
 export interface PathGuard {
-  /** True when tools must not read, write or list this path. */
+  /** True when tools must not read, write or list this path (the real guard also judges where its links lead). */
   isIgnored(absolutePath: string): boolean;
 }
 

@@ -7,9 +7,9 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
-import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { assertNotIgnored, ignoredRefusal } from "../../ignore/ignored-path-error";
 import { abandonPreviews, describeSavedEdit, originalBeforePreview, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
-import { resolveToolPath } from "./paths";
+import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
 import { ToolError, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 
 export const writeToFileTool: ToolDefinition = {
@@ -35,24 +35,26 @@ export const writeToFileTool: ToolDefinition = {
   },
   async execute(params, ctx) {
     const target = await resolveToolPath(ctx.cwd, params.path ?? "");
-    assertNotIgnored(ctx.ignore, target.absolute, target.relative);
-    const previewed = originalBeforePreview(ctx, target.absolute);
-    const existing = previewed ? previewed.original : await readExisting(target.absolute);
+    assertNotIgnored(ctx.ignore, target);
+    // Read and written at the real path (links followed), which is what the checks judged.
+    const previewed = originalBeforePreview(ctx, target.real);
+    const existing = previewed ? previewed.original : await readExisting(target.real, target.relative);
     let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
     if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);
     const request: ApprovalRequest = {
       category: "edit",
       message: { tool: "write_to_file", path: target.relative, content, outsideWorkspace: target.outsideWorkspace },
-      paths: [target.absolute],
+      paths: touchedPaths(target),
     };
     // Outside the workspace nothing is touched before approval (the diff view would create the file first).
-    if (ctx.host.diffView && !target.outsideWorkspace) return writeInDiffView(ctx, { ...target, existing, content }, request);
+    if (ctx.host.diffView && !target.outsideWorkspace) return writeInDiffView(ctx, { target, existing, content }, request);
     const decision = await ctx.requestApproval(request);
     if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
     ctx.signal.throwIfAborted();
+    assertStillLandsAt(target);
     try {
-      await mkdir(path.dirname(target.absolute), { recursive: true });
-      await writeFileAtomic(target.absolute, content);
+      await mkdir(path.dirname(target.real), { recursive: true });
+      await writeFileAtomic(target.real, content);
     } catch (error) {
       throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
     }
@@ -63,13 +65,14 @@ export const writeToFileTool: ToolDefinition = {
 /** In an editor: the person reviews (and may change) the file in the diff view, which also saves it. */
 async function writeInDiffView(
   ctx: ToolContext,
-  edit: { absolute: string; relative: string; existing: string | undefined; content: string },
+  edit: { target: ResolvedToolPath; existing: string | undefined; content: string },
   request: ApprovalRequest,
 ): Promise<ToolResult> {
-  const review = await reviewEditInDiffView(ctx, edit.absolute, edit.existing, edit.content, request);
+  const { relative } = edit.target;
+  const review = await reviewEditInDiffView(ctx, edit.target, edit.existing, edit.content, request);
   if (!review.approved) return { kind: "rejected", feedback: review.feedback };
-  const notes = describeSavedEdit(edit.relative, review.saved);
-  return { kind: "ok", content: [`The content was successfully saved to ${edit.relative}.`, notes].filter(Boolean).join("\n\n") };
+  const notes = describeSavedEdit(relative, review.saved);
+  return { kind: "ok", content: [`The content was successfully saved to ${relative}.`, notes].filter(Boolean).join("\n\n") };
 }
 
 /**
@@ -79,24 +82,24 @@ async function writeInDiffView(
  */
 async function previewWrite(relativePath: string, partialContent: string, ctx: ToolContext): Promise<void> {
   const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
-  if (!target || target.outsideWorkspace || ctx.ignore.isIgnored(target.absolute)) return;
-  await previewPartialEdit(ctx, target.absolute, () => readExisting(target.absolute), () => partialContent.replace(LEADING_FENCE, ""));
+  if (!target || target.outsideWorkspace || ignoredRefusal(ctx.ignore, target)) return;
+  await previewPartialEdit(ctx, target.real, () => readExisting(target.real, target.relative), () => partialContent.replace(LEADING_FENCE, ""));
 }
 
 /** While streaming, only the opening fence of a fenced file is there to strip. */
 const LEADING_FENCE = /^\s*```[\w+#.-]*[ \t]*\n/;
 
 /** The current content, or undefined when there is no file yet. */
-async function readExisting(absolute: string): Promise<string | undefined> {
+async function readExisting(real: string, shown: string): Promise<string | undefined> {
   try {
-    if (!(await stat(absolute)).isFile()) {
-      throw new ToolError("invalid_param", `${absolute} exists and is not a file (it is a folder or a device).`);
+    if (!(await stat(real)).isFile()) {
+      throw new ToolError("invalid_param", `${shown} exists and is not a file (it is a folder or a device).`);
     }
-    return await readFile(absolute, "utf8");
+    return await readFile(real, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    if (code === "ENOTDIR") throw new ToolError("invalid_param", `A parent of ${absolute} is a file, not a folder.`);
+    if (code === "ENOTDIR") throw new ToolError("invalid_param", `A parent of ${shown} is a file, not a folder.`);
     throw error;
   }
 }
