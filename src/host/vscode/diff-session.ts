@@ -10,6 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { writeFileAtomic } from "../../core/storage/atomic-write";
+import { realLocation } from "../../core/task/tools/paths";
 import { Throttle } from "../../core/util/throttle";
 import type { DiffSession } from "../bridge";
 import { errorText } from "../../core/util/error-text";
@@ -115,6 +116,10 @@ export class EditorDiffSession implements DiffSession {
     }
     // The proposal as the editor holds it, with the person's edits and the file's line endings.
     const content = (await this.proposalDocument()).getText();
+    // The core opens the view on the real path it checked: leading elsewhere now means a link was made since.
+    if (path.relative(realLocation(uri.fsPath), uri.fsPath) !== "") {
+      throw new Error(`${uri.fsPath} now leads somewhere else through a symbolic link, so the edit was not saved.`);
+    }
     await mkdir(path.dirname(uri.fsPath), { recursive: true });
     await writeFileAtomic(uri.fsPath, this.file.hasBom ? Buffer.concat([UTF8_BOM, Buffer.from(content, "utf8")]) : content);
     this.finished = true;
