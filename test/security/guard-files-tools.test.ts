@@ -105,6 +105,18 @@ describe("writes of the guard's own files", () => {
     await expect(read(h, ".vscode/settings.json")).rejects.toThrow();
   });
 
+  it("asks in YOLO for a write of the file that .clineignore links to", async () => {
+    const h = await open(YOLO, [call("write_to_file", { path: "shared-ignore.txt", content: "# nothing" }), call("read_file", { path: "legacy/key.txt" })]);
+    await writeFile(join(h.workspace, "shared-ignore.txt"), "legacy/\n");
+    await symlink("shared-ignore.txt", join(h.workspace, ".clineignore"));
+    await mkdir(join(h.workspace, "legacy"));
+    await writeFile(join(h.workspace, "legacy", "key.txt"), `${SECRET}\n`);
+    expect(await h.run("Unprotect")).toBe("completed");
+    expect(toolAsks(h)[0]?.text).toContain(".clineignore is one of the guard's own files");
+    expect(await read(h, "shared-ignore.txt")).toBe("legacy/\n");
+    expect(seen(h)).not.toContain(SECRET);
+  });
+
   it("still writes an ordinary file in YOLO without asking", async () => {
     const h = await open(YOLO, [call("replace_in_file", { path: "app.ts", diff: diff("export const a = 1;", "export const a = 2;") })]);
     expect(await h.run("Edit")).toBe("completed");

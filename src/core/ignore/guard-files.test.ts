@@ -49,6 +49,16 @@ describe("guardedChangeNote", () => {
     expect(guardedChangeNote(ws(), [path.join(ws(), ".vscode", "tasks.json")])).toMatch(/^\.vscode\/tasks\.json is one of the guard's own files/);
   });
 
+  it("guards what the root's own ignore file or guard folder links to", async () => {
+    await writeFile(path.join(ws(), ".gitignore"), "dist/\n");
+    await symlink(".gitignore", path.join(ws(), ".clineignore"));
+    await mkdir(path.join(ws(), "config", "editor"), { recursive: true });
+    await symlink(path.join("config", "editor"), path.join(ws(), ".vscode"));
+    expect(guardedChangeNote(ws(), [path.join(ws(), ".gitignore")])).toMatch(/^\.clineignore is one of the guard's own files: \.clineignore decides/);
+    expect(guardedChangeNote(ws(), [path.join(ws(), "config", "editor", "tasks.json")])).toMatch(/^\.vscode\/tasks\.json is one of the guard's own files/);
+    expect(guardedChangeNote(ws(), [path.join(ws(), "config", "other.json")])).toBeUndefined();
+  });
+
   it("compares real with real when the workspace root is reached through a link", async () => {
     await symlink(ws(), path.join(dir, "ws-link"));
     expect(guardedChangeNote(path.join(dir, "ws-link"), [path.join(ws(), ".git", "config")])).toBeDefined();

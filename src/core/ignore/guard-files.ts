@@ -6,7 +6,7 @@
  * person, even in YOLO, whether a file tool or a command does it. The one owner of that list.
  */
 import * as path from "node:path";
-import { realLocation, toSlashes } from "../task/tools/paths";
+import { isWithin, realLocation, toSlashes } from "../task/tools/paths";
 import { IGNORE_FILE_NAMES } from "./ignore-controller";
 
 /** Folders whose every file is a guard file, wherever they sit in the workspace (submodules have their own .git). */
@@ -34,22 +34,45 @@ export function guardFileReason(workspaceRoot: string, absolutePath: string): st
 
 /**
  * For a change a file tool asks to make to `paths`: why the person must decide, whatever the
- * switches say, or undefined. Each path is judged as named (against the workspace root as given)
- * and where it really lands (against the real root), so a link to a guard file is one too.
+ * switches say, or undefined. Each path is judged as named and where it really lands, so a link
+ * to a guard file is one too; and when one of the root's guard files or folders is itself a link
+ * (`.clineignore -> .gitignore`, `.vscode -> config/editor`), its target is guarded as well.
  */
 export function guardedChangeNote(workspaceRoot: string, paths: readonly string[]): string | undefined {
-  const roots = [path.resolve(workspaceRoot), realOrSelf(workspaceRoot)];
+  const root = path.resolve(workspaceRoot);
+  const views = guardViews(root);
   for (const named of paths) {
     for (const candidate of [named, realOrSelf(named)]) {
-      for (const root of roots) {
-        const reason = guardFileReason(root, candidate);
+      for (const view of views) {
+        if (!isWithin(view.from, candidate)) continue;
+        const asNamed = path.join(view.to, path.relative(view.from, candidate));
+        const reason = guardFileReason(root, asNamed);
         if (reason === undefined) continue;
-        const shown = toSlashes(path.relative(root, candidate));
-        return `${shown} is one of the guard's own files: ${reason}. Tandem always asks before changing it, even in YOLO mode.`;
+        return `${toSlashes(path.relative(root, asNamed))} is one of the guard's own files: ${reason}. Tandem always asks before changing it, even in YOLO mode.`;
       }
     }
   }
   return undefined;
+}
+
+/** A path below `from` is judged as the same path below `to`. */
+interface GuardView {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** The root as given and as real, and each of its guard files and folders that a link puts elsewhere. */
+function guardViews(root: string): GuardView[] {
+  const realRoot = realOrSelf(root);
+  const views: GuardView[] = [
+    { from: root, to: root },
+    { from: realRoot, to: root },
+  ];
+  for (const name of [...IGNORE_FILE_NAMES, ...GUARD_FOLDERS]) {
+    const real = realOrSelf(path.join(root, name));
+    if (real !== path.join(realRoot, name)) views.push({ from: real, to: path.join(root, name) });
+  }
+  return views;
 }
 
 function realOrSelf(p: string): string {
