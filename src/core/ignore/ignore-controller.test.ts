@@ -102,6 +102,15 @@ describe("IgnoreController", () => {
     expect(c.isIgnored(path.join(linked, "via-root", "a.txt"))).toBe(true);
   });
 
+  it("reloads when the file an ignore file links to changes", async () => {
+    await writeFile(at(".gitignore"), "dist/\n");
+    await symlink(".gitignore", at(".tandemignore"));
+    const c = await open();
+    expect(c.isIgnored(at("dist", "a.js"))).toBe(true);
+    await writeFile(at(".gitignore"), "dist/\nsecret-notes/\n");
+    await eventually(() => c.isIgnored(at("secret-notes", "a.txt")));
+  });
+
   it("honours .clineignore too, and both files together", async () => {
     await writeFile(at(".clineignore"), "legacy/\n");
     const c = await open();

@@ -121,7 +121,7 @@ export class IgnoreController implements PathGuard {
     // Not persistent: a watcher alone must not keep a headless run alive.
     const watcher = watch(this.root, { persistent: false }, (_event, fileName) => {
       const name = fileName?.toString();
-      if (name === undefined || name === null || (IGNORE_FILE_NAMES as readonly string[]).includes(name)) this.scheduleReload();
+      if (name === undefined || name === null || this.ruleFileNames().includes(name)) this.scheduleReload();
     });
     watcher.on("error", (error) => {
       this.options.onWarning?.(`Stopped watching ${this.root} for ignore-file changes: ${error.message}`);
@@ -133,6 +133,16 @@ export class IgnoreController implements PathGuard {
   dispose(): void {
     this.disposed = true;
     this.closeWatcher();
+  }
+
+  /**
+   * The names in the root whose change means new rules: the ignore files, and what they link to
+   * when that lies in the root too (`.clineignore -> .gitignore`). A target elsewhere is read at
+   * each reload but not watched.
+   */
+  private ruleFileNames(): string[] {
+    const targets = IGNORE_FILE_NAMES.map((name) => realOrSelf(path.join(this.root, name))).filter((real) => path.dirname(real) === this.realRoot);
+    return [...IGNORE_FILE_NAMES, ...targets.map((real) => path.basename(real))];
   }
 
   private scheduleReload(): void {
