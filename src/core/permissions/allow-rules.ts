@@ -2,8 +2,8 @@
  * The allow-list: rules of leading words ("ls", "git status") naming read-only commands, plus the
  * option guards for allow-listed commands that can still write or run programs.
  */
-import { isElevation } from "./effective-command";
-import { GUARDS } from "./option-guards";
+import { effectiveCommand, isElevation } from "./effective-command";
+import { GUARDS, type AllowCheck } from "./option-guards";
 import { staticText } from "./resolve-words";
 import type { ShellArg } from "./shell-script";
 
@@ -42,12 +42,22 @@ export function whyNotAllowed(args: readonly ShellArg[], rules: readonly AllowRu
   if (!rules.some((rule) => rule.words.every((w, i) => words[i] === w))) {
     return `\`${describe(words)}\` is not on the read-only allow-list`;
   }
+  const check = (inner: readonly ShellArg[]): string | null => (depth < MAX_DEPTH ? whyNotAllowed(inner, rules, depth + 1) : "nested too deeply");
   const guard = GUARDS[name];
-  if (guard === undefined) return null;
+  if (guard === undefined) return wrappedCommand(args, check);
   // A `$VAR` may split into any option: a guarded command must be fully spelled out.
   if (words.some((w) => w === null)) return `\`${name}\` has an argument only known at run time`;
-  const check = (inner: readonly ShellArg[]): string | null => (depth < MAX_DEPTH ? whyNotAllowed(inner, rules, depth + 1) : "nested too deeply");
   return guard(argv.slice(1), words.slice(1) as string[], check);
+}
+
+/** An allow-listed wrapper (`env`, `nice`, `timeout` on a custom list) is as safe as what it runs. */
+function wrappedCommand(args: readonly ShellArg[], check: AllowCheck): string | null {
+  if (args[0] && staticText(args[0]) === "env" && args.some((a) => /^(-[a-zA-Z]*S|--split-string)/.test(staticText(a) ?? ""))) return "`env -S` runs a command line given as a string";
+  const effective = effectiveCommand(args);
+  if (effective === null || effective.wrappers.length === 0) return null;
+  const inner = [{ raw: effective.word, parts: [{ kind: "text" as const, value: effective.word, quoted: true }] }, ...effective.args];
+  const reason = check(inner);
+  return reason === null ? null : `\`${effective.wrappers.join(" ")}\` runs a command that is not allowed: ${reason}`;
 }
 
 /** `git --no-pager -C dir log` → `git log`; null for globals like `-c`, which can run programs. */

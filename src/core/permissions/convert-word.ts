@@ -16,13 +16,18 @@ export function convertWord(word: ShNode, source: SourceText): ShellArg[] {
   return variants.map((variant) => ({ raw, parts: variant }));
 }
 
+/** An assignment's value: no brace expansion and no word splitting, as in Bash. */
+export function convertValue(word: ShNode, source: SourceText): ShellArg {
+  return { raw: source.of(word), parts: children(word, "Parts").flatMap((p) => convertPart(p, source)) };
+}
+
 /** A here-document body: like a double-quoted string, never brace-expanded. */
 export function convertHeredoc(word: ShNode, source: SourceText): ShellArg {
-  const parts = children(word, "Parts").flatMap((p) => (nodeType(p) === "Lit" ? [doubleQuotedText(text(p, "Value"))] : convertPart(p, source)));
+  const parts = children(word, "Parts").flatMap((p) => (nodeType(p) === "Lit" ? [doubleQuotedText(text(p, "Value"))] : convertPart(p, source, true)));
   return { raw: source.of(word), parts };
 }
 
-function convertPart(part: ShNode, source: SourceText): WordPart[] {
+function convertPart(part: ShNode, source: SourceText, inDouble = false): WordPart[] {
   switch (nodeType(part)) {
     case "Lit":
       return unquotedText(text(part, "Value"));
@@ -32,10 +37,10 @@ function convertPart(part: ShNode, source: SourceText): WordPart[] {
     }
     case "DblQuoted":
       return children(part, "Parts").flatMap((inner) =>
-        nodeType(inner) === "Lit" ? [doubleQuotedText(text(inner, "Value"))] : convertPart(inner, source),
+        nodeType(inner) === "Lit" ? [doubleQuotedText(text(inner, "Value"))] : convertPart(inner, source, true),
       );
     case "ParamExp":
-      return [paramPart(part)];
+      return [paramPart(part, inDouble)];
     case "ExtGlob":
       // `@(a|b)` and friends: a pattern, kept as unquoted text so it counts as a glob.
       return [{ kind: "text", value: source.of(part), quoted: false }];
@@ -45,12 +50,12 @@ function convertPart(part: ShNode, source: SourceText): WordPart[] {
   }
 }
 
-function paramPart(node: ShNode): WordPart {
+function paramPart(node: ShNode, quoted: boolean): WordPart {
   const param = child(node, "Param");
   const name = param ? text(param, "Value") : "";
   const operators = ["Exp", "Index", "Slice", "Repl"].some((field) => isSet(node, field));
   const plain = !operators && !flag(node, "Length") && !flag(node, "Excl") && !flag(node, "Width") && !node.Names;
-  return { kind: "param", name, plain };
+  return { kind: "param", name, plain, quoted };
 }
 
 /** Unquoted text: a backslash quotes the next character, backslash-newline disappears. */

@@ -4,7 +4,7 @@ import { parseOptions } from "./options";
 import { staticText } from "./resolve-words";
 import type { Pipeline, SimpleCommand } from "./shell-script";
 
-const DOWNLOADERS = new Set(["curl", "wget", "fetch", "http", "https", "xh"]);
+export const DOWNLOADERS = new Set(["curl", "wget", "fetch", "http", "https", "xh"]);
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"]);
 const INTERPRETER = /^(python[\d.]*|perl|ruby|node|nodejs|php|lua)$/;
 /** Commands that run code given to them as an argument or file. */

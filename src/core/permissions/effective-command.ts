@@ -1,6 +1,6 @@
 /**
  * The command that really runs behind wrappers: `sudo rm` is `rm`, so is `command rm`, `\rm`,
- * `'rm'`, `/bin/rm`, `env FOO=1 rm` and `xargs rm`.
+ * `'rm'`, `/bin/rm`, `env FOO=1 rm`, `xargs rm` and `busybox rm`.
  */
 import { shortCluster } from "./options";
 import { staticText } from "./resolve-words";
@@ -9,6 +9,8 @@ import type { ShellArg } from "./shell-script";
 export interface EffectiveCommand {
   /** The program's base name (`rm` for `/usr/bin/rm`). */
   readonly name: string;
+  /** The command word as written, quotes removed (`/usr/bin/rm`, `./install.sh`). */
+  readonly word: string;
   readonly args: readonly ShellArg[];
   /** The wrappers peeled off, outermost first (`["sudo"]`). */
   readonly wrappers: readonly string[];
@@ -45,6 +47,14 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   xargs: { shortWithValue: "adEILnPs", longWithValue: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"] },
   nocorrect: { shortWithValue: "", longWithValue: [] },
   noglob: { shortWithValue: "", longWithValue: [] },
+  // One binary holding rm, sh, find…: its first operand names the applet.
+  busybox: { shortWithValue: "", longWithValue: [] },
+  toybox: { shortWithValue: "", longWithValue: [] },
+  fakeroot: { shortWithValue: "ilsb", longWithValue: ["lib", "faked"] },
+  unbuffer: { shortWithValue: "", longWithValue: [] },
+  chronic: { shortWithValue: "", longWithValue: [] },
+  flock: { shortWithValue: "wEc", longWithValue: ["timeout", "conflict-exit-code", "command"], operands: 1 },
+  taskset: { shortWithValue: "", longWithValue: [], operands: 1 },
 };
 
 /** The base name of a command word, or null when it is not a fixed word (`$CMD`). */
@@ -65,12 +75,13 @@ export function effectiveCommand(args: readonly ShellArg[]): EffectiveCommand | 
   for (;;) {
     const name = commandName(rest[0]);
     if (name === null) return null;
+    const word = staticText(rest[0] as ShellArg) ?? name;
     const spec = WRAPPERS[name];
-    if (spec === undefined) return { name, args: rest.slice(1), wrappers };
+    if (spec === undefined) return { name, word, args: rest.slice(1), wrappers };
     const inner = skipWrapperArgs(rest.slice(1), spec);
     if (inner === null) return null;
     // A wrapper with nothing to run (`sudo -v`, `command -v rm`, bare `env`) is itself the command.
-    if (inner === "query" || inner.length === 0) return { name, args: rest.slice(1), wrappers };
+    if (inner === "query" || inner.length === 0) return { name, word, args: rest.slice(1), wrappers };
     wrappers.push(name);
     rest = inner;
   }

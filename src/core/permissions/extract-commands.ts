@@ -4,10 +4,12 @@
  * and `<( )` wherever it sits (inside double quotes, arguments, assignments, redirections,
  * here-documents, arithmetic). It also follows `cd` so later relative paths can be resolved.
  */
-import { convertHeredoc, convertWord } from "./convert-word";
+import { convertHeredoc, convertValue, convertWord } from "./convert-word";
+import { isEndlessLoop } from "./endless-loop";
+import { afterCommand, assignedValue, forgetAll, forgetAssignedIn, substituteVars, type LineVars } from "./line-variables";
 import { staticText } from "./resolve-words";
-import type { CdStep, ParsedScript, Pipeline, Redirection, ShellArg, SimpleCommand } from "./shell-script";
-import { child, children, fieldOffset, flag, nodeType, offsets, text, walk, type ShNode } from "./sh-nodes";
+import type { Assignment, CdStep, ParsedScript, Pipeline, Redirection, ShellArg, ShellFeature, SimpleCommand } from "./shell-script";
+import { child, children, expansionOperator, fieldOffset, flag, isSet, nodeType, offsets, text, walk, type ShNode } from "./sh-nodes";
 import type { SourceText } from "./source-text";
 
 interface Context {
@@ -15,24 +17,29 @@ interface Context {
   readonly piped: boolean;
   readonly background: boolean;
   readonly functions: readonly string[];
+  /** Inside a branch, loop or `&&`/`||` right side: it may not run, so what it assigns is unknown. */
+  readonly conditional: boolean;
 }
 
 /** The state one shell process carries from command to command. Subshells get a copy. */
 interface Scope {
   cd: CdStep[];
+  vars: LineVars;
 }
 
-const TOP: Context = { inSubstitution: false, piped: false, background: false, functions: [] };
+const TOP: Context = { inSubstitution: false, piped: false, background: false, functions: [], conditional: false };
 const REDIRECT_OPERATOR = /^(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>|<)/;
 
 export function extractCommands(file: ShNode, source: SourceText): ParsedScript {
   const extractor = new Extractor(source);
-  extractor.statements(children(file, "Stmts"), TOP, { cd: [] });
+  extractor.statements(children(file, "Stmts"), TOP, { cd: [], vars: new Map() });
   // A construct the extractor does not descend into would hide its commands: count them all
   // with a blind walk of the tree and never let a difference pass.
   let callExprs = 0;
   walk(file, (node) => {
     if (nodeType(node) === "CallExpr") callExprs++;
+    const feature = featureOf(node);
+    if (feature) extractor.features.add(feature);
     return true;
   });
   if (callExprs !== extractor.callExprs) extractor.unsupported.push("a construct the policy does not understand");
@@ -45,6 +52,8 @@ class Extractor implements ParsedScript {
   readonly pipelines: Pipeline[] = [];
   readonly functionNames: string[] = [];
   readonly unsupported: string[] = [];
+  readonly features = new Set<ShellFeature>();
+  readonly forkLoops: string[] = [];
   hasSubstitution = false;
   callExprs = 0;
 
@@ -78,16 +87,12 @@ class Extractor implements ParsedScript {
       case "Subshell":
         return this.statements(children(cmd, "Stmts"), ctx, copy(scope));
       case "IfClause":
-        return this.ifClause(cmd, ctx, scope);
+        return this.ifClause(cmd, ctx, scope, false);
       case "WhileClause":
-        return [...this.statements(children(cmd, "Cond"), ctx, scope), ...this.statements(children(cmd, "Do"), ctx, scope)];
-      case "ForClause": {
-        const loop = child(cmd, "Loop");
-        const header = loop ? this.substitutions(loop, ctx, scope) : [];
-        return [...header, ...this.statements(children(cmd, "Do"), ctx, scope)];
-      }
+      case "ForClause":
+        return this.loop(cmd, ctx, scope);
       case "CaseClause":
-        return this.caseClause(cmd, ctx, scope);
+        return this.caseClause(cmd, { ...ctx, conditional: true }, scope);
       case "FuncDecl":
         return this.funcDecl(cmd, ctx, scope);
       case "TimeClause": {
@@ -115,10 +120,10 @@ class Extractor implements ParsedScript {
 
   private binary(cmd: ShNode, ctx: Context, scope: Scope): SimpleCommand[] {
     if (!isPipe(cmd, this.source)) {
-      // `&&` and `||` run in the same shell, one after the other.
+      // `&&` and `||` run in the same shell, one after the other; the second maybe not at all.
       const x = child(cmd, "X");
       const y = child(cmd, "Y");
-      return [...(x ? this.statement(x, ctx, scope) : []), ...(y ? this.statement(y, ctx, scope) : [])];
+      return [...(x ? this.statement(x, ctx, scope) : []), ...(y ? this.statement(y, { ...ctx, conditional: true }, scope) : [])];
     }
     // Every stage of a pipeline runs in its own subshell.
     const stages = pipelineStages(cmd, this.source).map((stage) => this.statement(stage, { ...ctx, piped: true }, copy(scope)));
@@ -126,10 +131,28 @@ class Extractor implements ParsedScript {
     return stages.flat();
   }
 
-  private ifClause(cmd: ShNode, ctx: Context, scope: Scope): SimpleCommand[] {
-    const own = [...this.statements(children(cmd, "Cond"), ctx, scope), ...this.statements(children(cmd, "Then"), ctx, scope)];
+  /** Only the first condition surely runs. */
+  private ifClause(cmd: ShNode, ctx: Context, scope: Scope, inElse: boolean): SimpleCommand[] {
+    const branch = { ...ctx, conditional: true };
+    const own = [...this.statements(children(cmd, "Cond"), inElse ? branch : ctx, scope), ...this.statements(children(cmd, "Then"), branch, scope)];
     const otherwise = child(cmd, "Else");
-    return otherwise ? [...own, ...this.ifClause(otherwise, ctx, scope)] : own;
+    return otherwise ? [...own, ...this.ifClause(otherwise, ctx, scope, true)] : own;
+  }
+
+  /** A loop's body may run any number of times: what it assigns is unknown from the start. */
+  private loop(cmd: ShNode, ctx: Context, scope: Scope): SimpleCommand[] {
+    forgetAssignedIn(cmd, scope.vars);
+    const inner = { ...ctx, conditional: true };
+    const header = child(cmd, "Loop");
+    const found = [
+      ...(header ? this.substitutions(header, inner, scope) : []),
+      ...this.statements(children(cmd, "Cond"), inner, scope),
+      ...this.statements(children(cmd, "Do"), inner, scope),
+    ];
+    // A loop that never ends and sends a job to the background each time is a fork bomb.
+    const forks = !ctx.background && found.some((c) => c.background && !c.functions.some((f) => !ctx.functions.includes(f)));
+    if (forks && isEndlessLoop(cmd)) this.forkLoops.push(this.source.of(cmd));
+    return found;
   }
 
   private caseClause(cmd: ShNode, ctx: Context, scope: Scope): SimpleCommand[] {
@@ -148,7 +171,9 @@ class Extractor implements ParsedScript {
     this.functionNames.push(name);
     const body = child(cmd, "Body");
     // Pipes and `&` count from the function body, so a self-call that forks is visible.
-    const inner: Context = { inSubstitution: ctx.inSubstitution, piped: false, background: false, functions: [...ctx.functions, name] };
+    const inner: Context = { inSubstitution: ctx.inSubstitution, piped: false, background: false, functions: [...ctx.functions, name], conditional: true };
+    // Calling the function later assigns what its body assigns.
+    if (body) forgetAssignedIn(body, scope.vars);
     return body ? this.statement(body, inner, copy(scope)) : [];
   }
 
@@ -157,48 +182,75 @@ class Extractor implements ParsedScript {
     const keyword = variant ? text(variant, "Value") : "declare";
     const nested = this.substitutions(cmd, ctx, scope);
     const args: ShellArg[] = [literal(keyword)];
+    const assignments: Assignment[] = [];
     for (const assign of children(cmd, "Args")) {
       const value = child(assign, "Value");
-      if (flag(assign, "Naked") && value) args.push(...convertWord(value, this.source));
-      else args.push(literal(this.source.of(assign)));
+      if (flag(assign, "Naked") && value) args.push(...substituteVars(convertWord(value, this.source), scope.vars));
+      else {
+        args.push(literal(this.source.of(assign)));
+        assignments.push(this.assignment(assign, scope));
+      }
     }
-    return [...nested, this.record({ kind: "declare", text: this.source.of(cmd), args, assigns: [], redirections: [], nested }, ctx, scope)];
+    const options = args.slice(1).map(staticText);
+    // `declare -i x=…` evaluates, `declare -n` makes a reference, `declare "$x"` assigns who knows what.
+    if (options.some((o) => o === null)) forgetAll(scope.vars);
+    const certain = !options.some((o) => o?.startsWith("-") || o?.startsWith("+"));
+    this.assignAll(assignments, certain, ctx, scope);
+    return [...nested, this.record({ kind: "declare", text: this.source.of(cmd), args, assigns: [], assignments, redirections: [], nested }, ctx, scope)];
   }
 
   private pseudo(cmd: ShNode, kind: "arithmetic" | "test", keyword: string, ctx: Context, scope: Scope): SimpleCommand[] {
     const nested = this.substitutions(cmd, ctx, scope);
     const args = [literal(keyword)];
-    return [...nested, this.record({ kind, text: this.source.of(cmd), args, assigns: [], redirections: [], nested }, ctx, scope)];
+    return [...nested, this.record({ kind, text: this.source.of(cmd), args, assigns: [], assignments: [], redirections: [], nested }, ctx, scope)];
   }
 
   private callExpr(cmd: ShNode | null, stmt: ShNode, own: { ctx: Context; scope: Scope; redirections: Redirection[]; nested: SimpleCommand[] }): SimpleCommand {
     const { ctx, scope } = own;
     const nested = [...own.nested];
-    const assigns: string[] = [];
+    const assignments: Assignment[] = [];
     const args: ShellArg[] = [];
     if (cmd !== null) {
       this.callExprs++;
-      for (const assign of children(cmd, "Assigns")) {
-        nested.push(...this.substitutions(assign, ctx, scope));
-        const name = child(assign, "Name");
-        assigns.push(name ? text(name, "Value") : "");
-      }
+      // Words expand before the prefix assignments take effect (`x=rm $x` sees the old x).
       for (const word of children(cmd, "Args")) {
         nested.push(...this.substitutions(word, ctx, scope));
-        args.push(...convertWord(word, this.source));
+        args.push(...substituteVars(convertWord(word, this.source), scope.vars));
+      }
+      for (const assign of children(cmd, "Assigns")) {
+        nested.push(...this.substitutions(assign, ctx, scope));
+        const assignment = this.assignment(assign, scope);
+        assignments.push(assignment);
+        // `X=1` on its own stays for the rest of the line; `X=1 cmd` only for cmd.
+        if (args.length === 0) this.assignAll([assignment], !flag(assign, "Append") && !child(assign, "Index"), ctx, scope);
       }
     }
     // The command as written with its own redirections, without the `;` or `&` that follows.
     const ends = [cmd, ...children(stmt, "Redirs")].flatMap((n) => (n ? [offsets(n).end] : []));
     const written = this.source.slice(offsets(stmt).start, ends.length > 0 ? Math.max(...ends) : offsets(stmt).end);
-    const command = this.record({ kind: "call", text: written, args, assigns, redirections: own.redirections, nested }, ctx, scope);
+    const assigns = assignments.map((a) => a.name);
+    const command = this.record({ kind: "call", text: written, args, assigns, assignments, redirections: own.redirections, nested }, ctx, scope);
     const step = cdStep(args);
     if (step) scope.cd.push(step);
+    afterCommand(args.map(staticText), scope.vars);
     return command;
   }
 
+  private assignment(assign: ShNode, scope: Scope): Assignment {
+    const nameNode = child(assign, "Name");
+    const value = child(assign, "Value");
+    const plain = !flag(assign, "Append") && !child(assign, "Array");
+    const converted = value ? convertValue(value, this.source) : { raw: "", parts: [{ kind: "text" as const, value: "", quoted: true }] };
+    return { name: nameNode ? text(nameNode, "Value") : "", value: plain ? assignedValue(converted, scope.vars) : null };
+  }
+
+  /** Records assignments that stay in this shell: known values only where they surely happen. */
+  private assignAll(assignments: readonly Assignment[], certain: boolean, ctx: Context, scope: Scope): void {
+    for (const { name, value } of assignments) scope.vars.set(name, certain && !ctx.conditional ? value : null);
+  }
+
   private record(
-    fields: Pick<SimpleCommand, "kind" | "text" | "args" | "assigns" | "redirections" | "nested">,
+    fields: Pick<SimpleCommand, "kind" | "text" | "args" | "assigns" | "assignments" | "redirections" | "nested">,
     ctx: Context,
     scope: Scope,
   ): SimpleCommand {
@@ -212,7 +264,7 @@ class Extractor implements ParsedScript {
     const hdoc = child(redirect, "Hdoc");
     if (word) nested.push(...this.substitutions(word, ctx, scope));
     if (hdoc) nested.push(...this.substitutions(hdoc, ctx, scope));
-    const variants = word ? convertWord(word, this.source) : [];
+    const variants = word ? substituteVars(convertWord(word, this.source), scope.vars) : [];
     const fd = child(redirect, "N");
     const opAt = fieldOffset(redirect, "OpPos");
     const op = opAt === null ? "" : (REDIRECT_OPERATOR.exec(this.source.slice(opAt, opAt + 3))?.[1] ?? "");
@@ -242,7 +294,25 @@ class Extractor implements ParsedScript {
 }
 
 function copy(scope: Scope): Scope {
-  return { cd: [...scope.cd] };
+  return { cd: [...scope.cd], vars: new Map(scope.vars) };
+}
+
+/** What a node adds to ParsedScript.features, if anything. */
+function featureOf(node: ShNode): ShellFeature | null {
+  const type = nodeType(node);
+  if (type === "ExtGlob") return "extglob";
+  if (type !== "ParamExp") return null;
+  const op = expansionOperator(node);
+  if (op === "=" || op === ":=") return "assigning-expansion";
+  const word = op === "@" ? child(node.Exp as ShNode, "Word") : null;
+  if (word && /P/.test(staticWordText(word))) return "prompt-expansion";
+  // `${!x}`; `${!prefix*}` and `${!array[@]}` only list names and keys.
+  if (flag(node, "Excl") && !node.Names && !isSet(node, "Index")) return "indirect-expansion";
+  return null;
+}
+
+function staticWordText(word: ShNode): string {
+  return children(word, "Parts").map((p) => (nodeType(p) === "Lit" ? text(p, "Value") : "")).join("");
 }
 
 function literal(value: string): ShellArg {

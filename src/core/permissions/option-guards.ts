@@ -33,11 +33,25 @@ export const GUARDS: Readonly<Record<string, Guard>> = {
     const parsed = parseOptions(args, { shortWithValue: "dfrs" });
     return parsed.letters.includes("s") || parsed.long.some((n) => abbreviates(n, "set", 2)) ? "`date -s` sets the clock" : null;
   },
-  rg: (_args, words) => (words.some((w) => w === "--pre" || w.startsWith("--pre=")) ? "`rg --pre` runs a program on every file" : null),
+  rg: (args) => {
+    const parsed = parseOptions(args, { shortWithValue: "efgtTmABCjMEr" });
+    if (parsed.long.some((n) => n === "pre" || n === "hostname-bin")) return "`rg --pre` and `--hostname-bin` run a program";
+    return parsed.letters.includes("z") || parsed.long.includes("search-zip") ? "`rg -z` runs decompression programs on files" : null;
+  },
   file: (args) => {
     const parsed = parseOptions(args, { shortWithValue: "emfFP" });
+    if (/[zZ]/.test(parsed.letters) || parsed.long.some((n) => n.startsWith("uncompress"))) return "`file -z` runs decompression programs";
     return parsed.letters.includes("C") || parsed.long.includes("compile") ? "`file -C` writes a compiled magic file" : null;
   },
+  less: (_args, words) => pagerGuard("less", words),
+  more: (_args, words) => pagerGuard("more", words),
+  man: (args) => {
+    const parsed = parseOptions(args, { shortWithValue: "PHpTMmLSCeRrEI" });
+    const runs = /[PHpXtT]/.test(parsed.letters) || parsed.long.some((n) => ["pager", "html", "preprocessor", "gxditview", "troff", "troff-device", "browser"].includes(n));
+    return runs ? "`man` with a pager, browser or preprocessor option runs that program" : null;
+  },
+  printf: (_args, words) => (words[0] === "-v" || words[0]?.startsWith("-v") ? "`printf -v` sets a variable, which can change what runs" : null),
+  jq: (_args, words) => (words.some((w) => /\$ENV\b|(^|[^.\w$])env\b/.test(w)) ? "`jq` with `env` or `$ENV` prints environment variables, which may hold keys" : null),
   xargs: (args, _words, check) => {
     const parsed = parseOptions(args, { shortWithValue: "adEILnPs", longWithValue: ["arg-file", "delimiter", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"] });
     // xargs reads options only before the command: the command starts at the first operand.
@@ -68,10 +82,17 @@ function sedGuard(args: readonly ShellArg[]): string | null {
   return unsafe === undefined ? null : `the sed script \`${unsafe}\` may write files or run commands`;
 }
 
+/** git options that name a program to run, or settings that can. */
+const GIT_RUNS = /^--(upload-pack|receive-pack|exec|config-env|config|template|ext-diff|open-files-in-pager)(=|$)/;
+/** Subcommands where `-u` names the program to run on the other side. */
+const GIT_UPLOAD_PACK_U = new Set(["ls-remote", "fetch", "pull", "clone", "archive"]);
+
 function gitGuard(words: readonly string[]): string | null {
   if (words.some((w) => w === "--output" || w.startsWith("--output="))) return "`git --output` writes a file";
-  if (words.includes("--ext-diff")) return "`git --ext-diff` runs an external program";
+  const runs = words.find((w) => GIT_RUNS.test(w));
+  if (runs) return `\`git ${runs.split("=")[0]}\` can make git run a program`;
   const [sub, ...rest] = words;
+  if (sub !== undefined && GIT_UPLOAD_PACK_U.has(sub) && rest.some((w) => w === "-u")) return "`git -u` names a program to run";
   if (sub === "grep" && rest.some((w) => w.startsWith("-O") || w.startsWith("--open-files-in-pager"))) return "`git grep -O` runs a program";
   if (sub === "branch") {
     const listing = rest.includes("--list") || rest.includes("-l");
@@ -80,4 +101,10 @@ function gitGuard(words: readonly string[]): string | null {
   }
   if (sub === "remote" && rest.some((w) => w !== "-v" && w !== "--verbose")) return "`git remote` with these arguments changes remotes";
   return null;
+}
+
+/** `less +!cmd`, `less -k keys`, `less -o log`: commands at start, key bindings that run programs, log files. */
+function pagerGuard(name: string, words: readonly string[]): string | null {
+  const unsafe = words.find((w) => w.startsWith("+") || /^-[a-zA-Z]*[kKoO]/.test(w) || /^--(lesskey|log-file|LOG-FILE)/.test(w));
+  return unsafe === undefined ? null : `\`${name} ${unsafe}\` can run commands or write files`;
 }

@@ -116,6 +116,37 @@ export function isSet(node: ShNode, field: string): boolean {
   return typeof value === "object" && value !== null && value !== nilOf(value) && goTypeName(value) !== "";
 }
 
+/** Operators of `${x<op>word}`, in the order `calibrateOperators` writes them. */
+const EXPANSION_OPERATORS = ["+", ":+", "-", ":-", "?", ":?", "=", ":=", "%", "%%", "#", "##", "^", "^^", ",", ",,", "@"] as const;
+export type ExpansionOperator = (typeof EXPANSION_OPERATORS)[number];
+let operatorCodes: Map<number, ExpansionOperator> | undefined;
+
+/**
+ * The operator of a ParamExp (`=` for `${x=v}`, `@` for `${x@P}`), or null without one. mvdan/sh
+ * keeps it as a token number: the numbers are read once from a parse of every operator.
+ */
+export function expansionOperator(paramExp: ShNode): ExpansionOperator | null {
+  if (!isSet(paramExp, "Exp")) return null;
+  operatorCodes ??= calibrateOperators();
+  const op = (paramExp.Exp as { Op?: unknown }).Op;
+  return typeof op === "number" ? (operatorCodes.get(op) ?? null) : null;
+}
+
+function calibrateOperators(): Map<number, ExpansionOperator> {
+  // `@` takes a transformation letter: Q is a harmless one.
+  const source = EXPANSION_OPERATORS.map((op) => `\${x${op}${op === "@" ? "Q" : "y"}}`).join(" ");
+  const codes = new Map<number, ExpansionOperator>();
+  const found: ShNode[] = [];
+  walk(parseBash(`echo ${source}`), (node) => (nodeType(node) === "ParamExp" ? (found.push(node), false) : true));
+  found.forEach((node, i) => {
+    const op = (node.Exp as { Op?: unknown } | undefined)?.Op;
+    const name = EXPANSION_OPERATORS[i];
+    if (typeof op === "number" && name !== undefined) codes.set(op, name);
+  });
+  if (codes.size !== EXPANSION_OPERATORS.length) throw new Error("mvdan-sh's expansion operators are not the ones this policy was written for (pin mvdan-sh 0.10.1)");
+  return codes;
+}
+
 /** Byte offsets of the node's start and end in the source. */
 export function offsets(node: ShNode): { start: number; end: number } {
   return { start: callPos(node, "Pos"), end: callPos(node, "End") };

@@ -6,8 +6,11 @@
 export type WordPart =
   /** Literal text; `quoted` text is never subject to tilde expansion or globbing. */
   | { readonly kind: "text"; readonly value: string; readonly quoted: boolean }
-  /** `$NAME` or `${NAME}`; `plain` is false when the expansion has an operator (`${X:-y}`, `${#X}`). */
-  | { readonly kind: "param"; readonly name: string; readonly plain: boolean }
+  /**
+   * `$NAME` or `${NAME}`; `plain` is false when the expansion has an operator (`${X:-y}`, `${#X}`).
+   * `quoted` when inside double quotes (no word splitting of its value).
+   */
+  | { readonly kind: "param"; readonly name: string; readonly plain: boolean; readonly quoted: boolean }
   /** Anything whose value is only known at run time: `$( )`, backticks, `<( )`, `$(( ))`, sequences. */
   | { readonly kind: "dynamic" };
 
@@ -36,6 +39,13 @@ export interface Redirection {
   readonly cd: readonly CdStep[];
 }
 
+/** `NAME=value` before a command, on its own, or after `export`/`declare`/`local`. */
+export interface Assignment {
+  readonly name: string;
+  /** The value after quote removal and variables known on the line; null for arrays and `+=`. */
+  readonly value: ShellArg | null;
+}
+
 export type CommandKind =
   /** An ordinary command (`ls -la`); also a bare assignment (`X=1`, with no args). */
   | "call"
@@ -53,6 +63,8 @@ export interface SimpleCommand {
   readonly args: readonly ShellArg[];
   /** Prefix assignments (`LANG=C ls`), by name. */
   readonly assigns: readonly string[];
+  /** Every assignment this command makes: prefix ones, bare `X=1`, `export X=1`. */
+  readonly assignments: readonly Assignment[];
   /** Redirections written on this command itself. */
   readonly redirections: readonly Redirection[];
   /** Commands run by substitutions inside this command's words or redirections. */
@@ -83,4 +95,18 @@ export interface ParsedScript {
   readonly hasSubstitution: boolean;
   /** Constructs the policy does not judge (`coproc`), by name. */
   readonly unsupported: readonly string[];
+  /** Expansions that run or assign code, and constructs other shells read differently. */
+  readonly features: ReadonlySet<ShellFeature>;
+  /** Endless loops that keep starting background jobs (`while :; do x & done`), as written. */
+  readonly forkLoops: readonly string[];
 }
+
+export type ShellFeature =
+  /** `${x@P}`: the value is expanded as a prompt, which runs any `$( )` in it. */
+  | "prompt-expansion"
+  /** `${x=v}`, `${x:=v}`: an expansion that assigns. */
+  | "assigning-expansion"
+  /** `${!x}`: the value names another variable, whose array subscript bash evaluates. */
+  | "indirect-expansion"
+  /** `*(…)`, `@(…)`: extended globs in bash, glob qualifiers that can run code in zsh. */
+  | "extglob";
