@@ -52,9 +52,19 @@ export interface RunningCommand {
   kill(): void;
 }
 
+/** The shell that runs command lines, as far as the host knows it (the command policy reads the line as it would). */
+export interface TerminalShell {
+  /** Its path or name (`/bin/zsh`, `bash`); undefined when the host cannot tell. */
+  readonly path: string | undefined;
+  /** Lines are typed into an interactive shell (a terminal): history expansion and editing keys apply. */
+  readonly interactive: boolean;
+}
+
 export interface TerminalHost {
   /** Starts `command` (one shell command line) in the person's shell, in `options.cwd`. */
   run(command: string, options: RunCommandOptions): RunningCommand;
+  /** The shell `run` uses; absent when the host cannot tell (then it may be anything, zsh included). */
+  readonly shell?: TerminalShell;
 }
 
 /** A proposed edit shown to the person in the editor's diff view while it streams. */

@@ -1,26 +1,67 @@
 /**
- * Finds a word in a shell command that names an ignored path, so the executor can insist on
- * asking before such a command runs (auto-approval must not let `cat .env` through). This is
- * a heuristic over the command's words, not a shell: it errs towards finding a path.
+ * What a shell command line names, judged by the ignore rules and the guard's own files, so the
+ * approval wiring can insist on asking, even in YOLO: `cat .env` must not slip through, nor
+ * `rm .tandemignore` or `echo x > .git/hooks/pre-commit`. Words are judged where their command
+ * runs (after `cd`) and where they really land (the ignore controller and `guardedChangeNote`
+ * follow links). The command policy says which files the line writes; besides, any word of a
+ * command that may write and that names a guard file counts (`python3 -c "open('.tandemignore','w')"`).
+ * Heuristics over words, not a shell: they err towards finding a path.
  */
 import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
+import type { CommandFiles } from "../permissions";
 import type { PathGuard } from "../task/tools/types";
+import { GUARD_FOLDERS, guardedChangeNote } from "./guard-files";
+import { IGNORE_FILE_NAMES } from "./ignore-controller";
 
 export interface RootedPathGuard extends PathGuard {
   /** Relative words in the command resolve against this folder. */
   readonly root: string;
 }
 
-/** The first word of `command` that resolves to an ignored path, as written; undefined if none. */
-export function mentionsIgnoredPath(command: string, controller: RootedPathGuard): string | undefined {
+/**
+ * The first word of `command` that resolves to an ignored path, as written; undefined if none.
+ * With the policy's `files`, words inside strings and after `cd` count too.
+ */
+export function mentionsIgnoredPath(command: string, controller: RootedPathGuard, files?: CommandFiles): string | undefined {
   for (const word of shellWords(command)) {
     for (const candidate of pathCandidates(word)) {
-      if (resolvesToIgnored(candidate, controller)) return word;
+      if (resolvesToIgnored(path.resolve(controller.root, candidate), controller)) return word;
+    }
+  }
+  for (const word of files?.words ?? []) {
+    for (const token of pathTokens(word.text)) {
+      if (resolvesToIgnored(path.resolve(word.cwd ?? controller.root, token), controller)) return token;
     }
   }
   return undefined;
+}
+
+/**
+ * Why the person must approve the line because it would write, delete, rename or link one of the
+ * guard's own files (`guard-files.ts`), or undefined. A file it writes that is only known when it
+ * runs counts too: the guard cannot tell it is not one.
+ */
+export function guardedCommandNote(files: CommandFiles, workspaceRoot: string): string | undefined {
+  const named = files.written.flatMap(expandGlob);
+  for (const word of files.words) {
+    if (!word.mayWrite) continue;
+    for (const token of pathTokens(word.text)) if (namesGuardFile(token)) named.push(path.resolve(word.cwd ?? workspaceRoot, token));
+  }
+  const note = guardedChangeNote(workspaceRoot, named);
+  if (note !== undefined) return note;
+  if (files.unknownWrite === null) return undefined;
+  return `${files.unknownWrite}, so Tandem cannot tell whether it changes one of the guard's own files (.tandemignore, .git/, .vscode/ …); it always asks then, even in YOLO mode.`;
+}
+
+/** The names in a folder, [] when it cannot be read. Also lent to the command policy. */
+export function listFolder(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return []; // no such folder: the glob matches nothing
+  }
 }
 
 /** Splits on blanks and shell operators, honouring quotes and backslashes. */
@@ -46,7 +87,7 @@ export function shellWords(command: string): string[] {
     } else if (ch === "\\" && i + 1 < command.length) {
       current += command[++i];
       started = true;
-    } else if (/[\s;&|<>()`]/.test(ch)) {
+    } else if (/[\s;&|<>()`\u2028\u2029\u0085]/.test(ch)) {
       flush();
     } else {
       current += ch;
@@ -68,32 +109,39 @@ function pathCandidates(word: string): string[] {
     .filter((c) => c !== "" && !c.startsWith("-") && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c));
 }
 
+/** Path-like pieces of a word that may hold code or text: `open('.env').read()` gives `.env`. */
+function pathTokens(text: string): string[] {
+  const pieces = text.split(/[\s'"`(),;<>|&{}[\]=@]+/).filter((t) => t !== "" && t !== "." && t !== ".." && !t.startsWith("-"));
+  return pieces.filter((t) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(t)).map(expandHome);
+}
+
+function namesGuardFile(token: string): boolean {
+  const segments = token.split("/");
+  const name = segments.at(-1) ?? "";
+  return (IGNORE_FILE_NAMES as readonly string[]).includes(name) || segments.some((s) => (GUARD_FOLDERS as readonly string[]).includes(s));
+}
+
 function expandHome(word: string): string {
   if (word === "~" || word.startsWith("~/")) return path.join(homedir(), word.slice(1));
   return word.replace(/^\$\{?HOME\}?(?=\/|$)/, homedir());
 }
 
-function resolvesToIgnored(candidate: string, controller: RootedPathGuard): boolean {
-  const absolute = path.resolve(controller.root, candidate);
-  if (!/[*?[]/.test(path.basename(candidate))) return controller.isIgnored(absolute);
-  // A glob in the last part: check what it matches in that folder now.
-  const folder = path.dirname(absolute);
+/** A glob in the last part of `absolute` becomes what it matches now; anything else stays as is. */
+function expandGlob(absolute: string): string[] {
   const glob = path.basename(absolute);
+  if (!/[*?[]/.test(glob)) return [absolute];
   const pattern = globToRegExp(glob);
-  if (!pattern) return controller.isIgnored(absolute);
+  if (!pattern) return [absolute];
+  const folder = path.dirname(absolute);
   // As in the shell, `*` and `?` do not match a leading dot.
   const hidden = glob.startsWith(".");
-  return listFolder(folder).some(
-    (name) => (hidden || !name.startsWith(".")) && pattern.test(name) && controller.isIgnored(path.join(folder, name)),
-  );
+  return listFolder(folder)
+    .filter((name) => (hidden || !name.startsWith(".")) && pattern.test(name))
+    .map((name) => path.join(folder, name));
 }
 
-function listFolder(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return []; // no such folder: the glob matches nothing
-  }
+function resolvesToIgnored(absolute: string, controller: RootedPathGuard): boolean {
+  return expandGlob(absolute).some((candidate) => controller.isIgnored(candidate));
 }
 
 /** `*`, `?` and `[…]` of one path segment, as the shell expands them; undefined if malformed. */

@@ -1,6 +1,7 @@
 import type { AgentSettings } from "../../shared/settings";
 import { guardedChangeNote } from "../ignore/guard-files";
-import { mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
+import { guardedCommandNote, listFolder, mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
+import { realLocation } from "./tools/paths";
 import type { ApprovalRequest, PathGuard } from "./tools/types";
 
 export type ApprovalVerdict =
@@ -39,24 +40,35 @@ export async function decideApproval(
 
 /**
  * Tandem reads the command line itself (Cline trusts the model's requires_approval): the
- * model's flag can only make a command stricter.
+ * model's flag can only make a command stricter. Commands never run in a sandbox yet, so YOLO
+ * with the guard on refuses what the guard cannot read. A command that writes the guard's own
+ * files, or names an ignored or secret one, always asks, even in YOLO.
  */
 async function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: { cwd: string; ignore: PathGuard }): Promise<ApprovalVerdict> {
   // The shell parser is large: it loads with the first command, not with the extension.
   const { applyModelRequest, evaluateCommand } = await import("../permissions");
   const command = request.command ?? "";
+  const auto = settings.autoApproval;
   const policy = evaluateCommand(command, {
     workspaceRoot: workspace.cwd,
     denyGuard: settings.commandDenyGuard,
     ...(settings.commandAllowList.length > 0 ? { allowList: settings.commandAllowList } : {}),
+    yolo: settings.yolo,
+    sandboxed: false,
+    readOutsideWorkspace: auto.readFilesExternally,
+    ...(request.shell ? { shell: request.shell.path, interactiveShell: request.shell.interactive } : {}),
+    disk: { realPath: realLocation, list: listFolder },
   });
   const decision = applyModelRequest(policy, request.requiresApproval === true);
   if (decision.decision === "deny") return { verdict: "deny", reason: decision.reason };
-  const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) });
+  const guarded = guardedCommandNote(decision.files, workspace.cwd);
+  if (guarded) return { verdict: "ask", note: guarded };
+  const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
   if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.` };
   if (settings.yolo) return { verdict: "auto" };
-  const auto = settings.autoApproval;
   if (auto.executeAllCommands) return { verdict: "auto" };
   if (decision.decision === "allow" && auto.executeSafeCommands) return { verdict: "auto" };
+  // Safe commands are auto-approved, yet this one asks: say why.
+  if (decision.rule === "outside-workspace" && auto.executeSafeCommands) return { verdict: "ask", note: `Asked because ${decision.reason}.` };
   return { verdict: "ask" };
 }

@@ -4,7 +4,7 @@
  * grandchildren included, not only the shell. POSIX only: Windows has no process groups to kill.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../bridge";
+import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost, TerminalShell } from "../bridge";
 
 export interface NodeTerminalOptions {
   /** The shell that runs each command line with `-c`. Default: $SHELL, else /bin/sh. */
@@ -33,6 +33,11 @@ export class NodeTerminal implements TerminalHost {
       killGraceMs: options.killGraceMs ?? 2000,
       drainMs: options.drainMs ?? 200,
     };
+  }
+
+  /** `shell -c line`: not interactive, so no history expansion. */
+  get shell(): TerminalShell {
+    return { path: this.settings.shell, interactive: false };
   }
 
   run(command: string, options: RunCommandOptions): RunningCommand {

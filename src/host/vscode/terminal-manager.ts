@@ -9,7 +9,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { RunCommandOptions, RunningCommand, TerminalHost } from "../bridge";
+import type { RunCommandOptions, RunningCommand, TerminalHost, TerminalShell } from "../bridge";
 import { Disposable } from "./dispose";
 import { TerminalCommand, type CommandEnvironment, type TerminalSlot } from "./terminal-command";
 
@@ -100,6 +100,18 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
         this.terminals.clear();
       },
     });
+  }
+
+  /**
+   * Tandem's terminals open with the default profile (`vscode.env.shell`), interactive; a command
+   * may also land in the child-process fallback. When the two shells differ, the shell is unknown.
+   */
+  get shell(): TerminalShell {
+    const fallback = this.env.fallback.shell;
+    if (this.integrationUnavailable) return fallback ?? { path: undefined, interactive: false };
+    const terminal = vscode.env.shell || undefined;
+    const same = terminal !== undefined && fallback?.path !== undefined && path.basename(terminal) === path.basename(fallback.path);
+    return { path: same ? terminal : undefined, interactive: true };
   }
 
   run(command: string, options: RunCommandOptions): RunningCommand {

@@ -69,6 +69,7 @@ export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOption
         command,
         message: { tool: "execute_command", content: command },
         requiresApproval,
+        shell: ctx.host.terminal.shell,
       });
       if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
       if (ctx.signal.aborted) return { kind: "ok", content: "The task was cancelled before the command ran." };

@@ -3,7 +3,7 @@
  * the workspace, an abort signal, and the three ways to talk to the person.
  */
 import type { ImageBlock, TextBlock } from "../../../api/types";
-import type { HostBridge } from "../../../host/bridge";
+import type { HostBridge, TerminalShell } from "../../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
 import type { BackgroundCommands } from "../background-commands";
 
@@ -31,6 +31,8 @@ export interface ApprovalRequest {
   readonly command?: string;
   /** For commands: the model's own judgement whether this one needs the person's approval. */
   readonly requiresApproval?: boolean;
+  /** For commands: the shell that will run it, as the host reports it (the policy reads the line as that shell would). */
+  readonly shell?: TerminalShell;
 }
 
 export type ApprovalDecision =
