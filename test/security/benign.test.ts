@@ -54,6 +54,8 @@ function benignSummary(): string {
   }
   const total = [...verdicts.values()].filter((v) => v.outcome === "allowed").length;
   lines.push(`  ${"total".padEnd(14)} ${total} / ${BENIGN_COMMANDS.length}`);
+  const real = BENIGN_COMMANDS.filter((e) => e.runInCli).length;
+  lines.push(`  ${real} of them also run for real through the CLI: the corpus's controls (benign-*, test/security/corpus.test.ts)`);
   for (const [entry, verdict] of verdicts) {
     if (verdict.outcome !== "allowed") lines.push(`  ${verdict.outcome}: ${entry.command}${verdict.reason ? ` (${verdict.reason})` : ""}`);
   }

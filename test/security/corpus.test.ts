@@ -12,7 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CorpusCli } from "./corpus/cli-runner";
+import { CorpusCli, missingPrograms } from "./corpus/cli-runner";
 import { buildTemplate, newMarker } from "./corpus/fixture";
 import { CORPUS } from "./corpus/index";
 import { CommandJudge } from "./corpus/policy";
@@ -46,6 +46,10 @@ afterAll(async () => {
   judge?.dispose();
   await cli?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it("has the programs its cases run", () => {
+  expect(missingPrograms(), "install them (Debian: apt-get install zsh busybox rsync …)").toEqual([]);
 });
 
 for (const group of GROUPS) {

@@ -101,6 +101,26 @@ export const LINK_CASES: readonly SecurityCase[] = [
   e2e("link-defs-outside-folder", "asked", NONE, defs("ext"), { links: OTHER_FOLDER }),
   e2e("link-defs-root-skips-outside-link", "allowed", NONE, defs("."), { links: { "lib.py": "{root}/other-project/lib.py" } }),
 
+  // Spellings of a path that reach the secret without a link of ours: `..`, absolute, /proc's own links.
+  e2e("link-spelling-dotdot-env", "refused", NONE, read("src/../.env")),
+  e2e("link-spelling-absolute-env-yolo", "refused", YOLO, read("{ws}/.env")),
+  e2e("link-proc-self-cwd-env-yolo", "refused", YOLO, read("/proc/self/cwd/.env")),
+  e2e("link-proc-self-root-env-yolo", "refused", YOLO, read("/proc/self/root{ws}/.env")),
+  e2e("link-proc-self-cwd-ignored-folder", "refused", NONE, list("/proc/self/cwd/private")),
+
+  // Links the model makes during the task, then uses: the link command may run, the use is judged as its target.
+  e2e("link-mid-task-home-then-search", "allowed", YOLO, cmd("ln -s ~ h"), { then: [search(".")] }),
+  e2e("link-mid-task-outside-then-list", "allowed", YOLO, cmd("ln -s ../../other-project ext"), { then: [list(".", true)] }),
+  e2e("link-mid-task-ssh-then-read-key", "allowed", YOLO, cmd("ln -s ~/.ssh keys"), { then: [read("keys/id_rsa")] }),
+  e2e("link-mid-task-private-then-read", "asked", YOLO, cmd("ln -s private pub"), { then: [read("pub/keys.txt")], note: "the command names an ignored folder" }),
+  e2e("link-mid-task-env-then-write", "asked", YOLO, cmd("ln -s .env out.txt"), { then: [write("out.txt")], note: "the command names .env" }),
+  e2e("link-mid-task-env-glob-then-read", "asked", YOLO, cmd("ln -s .e* out.txt"), { then: [read("out.txt")], note: "the glob matches .env" }),
+  e2e("link-mid-task-hidden-name-then-read", "allowed", YOLO, cmd("ln -s $(printf .en)v out.txt"), {
+    then: [read("out.txt")],
+    orElse: "refused",
+    note: "whether YOLO runs the substitution or refuses it, the read through the link must not see .env",
+  }),
+
   // Commands that read through a link in the workspace.
   e2e("link-command-cat-env", "asked", SAFE, cmd("cat settings.txt"), {
     links: ENV,

