@@ -51,7 +51,14 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     const result = await tool().execute({ command: " echo hello; pwd ", requires_approval: "false" }, ctx);
     expect(text(result)).toBe(`The command exited with code 0.\nOutput:\nhello\n${ws}`);
     expect(log.approvals).toEqual([
-      { category: "command", command: "echo hello; pwd", message: { tool: "execute_command", content: "echo hello; pwd" }, requiresApproval: false },
+      {
+        category: "command",
+        command: "echo hello; pwd",
+        message: { tool: "execute_command", content: "echo hello; pwd" },
+        requiresApproval: false,
+        // The host's shell, so the policy reads the line as that shell would.
+        shell: { path: "/bin/sh", interactive: false },
+      },
     ]);
     const outputs = log.says.filter((s) => s.kind === "command_output");
     expect(outputs.at(-1)).toMatchObject({ text: `hello\n${ws}`, partial: false });
