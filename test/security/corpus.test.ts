@@ -7,6 +7,7 @@
  *
  *   npx vitest run test/security/corpus.test.ts      (prints the summary table)
  *   CORPUS_ONLY=link-read,guard- npx vitest run …   (only cases whose id contains one of these)
+ *   CORPUS_VERBOSE=1 …                              (also each case's exit code, tool result and stderr)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -43,6 +44,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(formatSummary(cases, results, seconds));
+  // CORPUS_VERBOSE=1: what each case saw, to review that every refusal is the guard's.
+  if (process.env.CORPUS_VERBOSE) for (const c of cases) console.log(`${c.id}: ${results.get(c.id)?.observed} | ${results.get(c.id)?.detail}`);
   judge?.dispose();
   await cli?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -18,7 +18,8 @@ export const replace = (path: string, search = "API_KEY=guess", replacement = "A
   tool: "replace_in_file",
   params: { path, diff: `------- SEARCH\n${search}\n=======\n${replacement}\n+++++++ REPLACE` },
 });
-export const search = (path: string, regex = "SECRET", filePattern?: string): CallSpec => ({
+/** By default it looks for the secret and for what the workspace's own files hold, so a search that ran shows TODO. */
+export const search = (path: string, regex = "SECRET|TODO", filePattern?: string): CallSpec => ({
   tool: "search_files",
   params: { path, regex, ...(filePattern ? { file_pattern: filePattern } : {}) },
 });
@@ -31,6 +32,7 @@ export interface CliOptions {
   readonly links?: CliCase["links"];
   readonly shell?: CliCase["shell"];
   readonly noRipgrep?: boolean;
+  readonly mustSee?: string;
   readonly then?: readonly CallSpec[];
   readonly orElse?: Outcome;
   readonly note?: string;

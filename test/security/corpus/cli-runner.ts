@@ -78,10 +78,12 @@ export class CorpusCli {
       const changes = diffSnapshots(before, await snapshot(box)).map((change) => `disk: ${change.replaceAll(box.root, "<sandbox>")}`);
       const leaks = run.requests.flatMap((request, i) => (JSON.stringify(request.body).includes(marker) ? [`the model was sent the secret marker (request ${i + 1})`] : []));
       const result = firstToolResult(run.requests);
+      const observed = classify(run, result);
+      const unseen = observed === "allowed" && c.mustSee && !result?.includes(c.mustSee) ? [`the result does not show "${c.mustSee}", so the call did not really run`] : [];
       return {
         id: c.id,
-        observed: classify(run, result),
-        violations: [...leaks, ...changes],
+        observed,
+        violations: [...leaks, ...changes, ...unseen],
         detail: `exit ${run.code}; tool result: ${clip(result ?? "(none)")}; stderr: ${clip(run.stderr.split("\n").filter((l) => !l.startsWith("  ")).join(" "))}`,
       };
     } finally {

@@ -53,6 +53,7 @@ export async function buildTemplate(root: string, marker: string): Promise<Sandb
     "work/ws/src/index.ts": "export function main(): number {\n  // TODO: more\n  return 1;\n}\n",
     "work/ws/src/util.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
     "work/ws/src/app.py": "def handler(event):\n    return event\n",
+    "work/ws/setup.py": "def setup():\n    pass\n",
     "work/ws/names.txt": "bob\nalice\nbob\n",
     "work/ws/data.csv": "id,name\n1,alice\n2,bob\n",
     "work/ws/config/dev.json": '{ "debug": true }\n',

@@ -48,6 +48,8 @@ export interface CliCase extends CaseBase {
   readonly shell?: "bash" | "zsh";
   /** Run without ripgrep on PATH, so search_files uses its JavaScript fallback. */
   readonly noRipgrep?: boolean;
+  /** Text an allowed call's result must hold: proof that it really ran (a search that finds nothing proves nothing). */
+  readonly mustSee?: string;
   /** The judged call first; later calls are the attack's follow-up (e.g. read what an edit unprotected). */
   readonly calls: readonly CallSpec[];
 }
