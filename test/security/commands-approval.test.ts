@@ -29,6 +29,8 @@ beforeAll(async () => {
   await writeFile(path.join(ws, "src/a.ts"), "x\n");
   await writeFile(path.join(ws, "src/keys.txt"), "key\n");
   await writeFile(path.join(outside, "x.txt"), "x\n");
+  await mkdir(path.join(ws, "payload/.git/hooks"), { recursive: true });
+  await writeFile(path.join(ws, "payload/.tandemignore"), "\n");
   await symlink(".tandemignore", path.join(ws, "ignore-link"));
   await symlink(outside, path.join(ws, "out-link"));
   await symlink("private", path.join(ws, "innocent"));
@@ -76,6 +78,8 @@ describe("commands that change the guard's own files", () => {
     ["echo 'ignored' > ignore-link", ".tandemignore"],
     ["python3 -c \"open('.tandemignore', 'w').write('')\"", ".tandemignore"],
     ["cp -r payload/hooks .git/", ".git"],
+    ["cp -r payload/. .", "one of the guard's own files"],
+    ["rsync -a payload/ ./", "one of the guard's own files"],
   ])("%j asks even in YOLO mode", async (command, named) => {
     const verdict = await decide(command, { yolo: true });
     expect(verdict.verdict).toBe("ask");
@@ -125,6 +129,14 @@ describe("read-only commands outside the workspace", () => {
 
   it("runs reads inside the workspace", async () => {
     for (const command of ["cat src/a.ts", "ls", "grep -r x src", `cat ${path.join(ws, "src/a.ts")}`]) expect(await decide(command), command).toEqual({ verdict: "auto" });
+  });
+});
+
+describe("characters a terminal acts on", () => {
+  it("asks, saying why, since the person cannot see them", async () => {
+    const verdict = await decide("ls\u0001rm -rf build #", { autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval, executeAllCommands: false } });
+    expect(verdict.verdict).toBe("ask");
+    expect(note(verdict)).toMatch(/control character U\+0001/);
   });
 });
 

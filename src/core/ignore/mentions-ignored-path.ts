@@ -45,6 +45,8 @@ export function mentionsIgnoredPath(command: string, controller: RootedPathGuard
  */
 export function guardedCommandNote(files: CommandFiles, workspaceRoot: string): string | undefined {
   const named = files.written.flatMap(expandGlob);
+  // `cp -r payload/. .`: what the copied folder holds lands in the destination.
+  for (const { from, into } of files.copies) named.push(...listFolder(from).map((name) => path.join(into, name)));
   for (const word of files.words) {
     if (!word.mayWrite) continue;
     for (const token of pathTokens(word.text)) if (namesGuardFile(token)) named.push(path.resolve(word.cwd ?? workspaceRoot, token));

@@ -29,11 +29,13 @@ export interface CommandFiles {
   readonly written: string[];
   /** Why a file the line writes is only known when it runs (`> $F`, `xargs rm`), or null. */
   readonly unknownWrite: string | null;
+  /** Folders copied or moved into a destination (`cp -r payload/. .`): what they hold lands there. */
+  readonly copies: { readonly from: string; readonly into: string }[];
   /** Every argument and redirection target of every command, nested ones included. */
   readonly words: CommandWord[];
 }
 
-export const NO_FILES: CommandFiles = { written: [], unknownWrite: null, words: [] };
+export const NO_FILES: CommandFiles = { written: [], unknownWrite: null, words: [], copies: [] };
 
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 /** Every operand is a file the command changes. */
@@ -49,6 +51,7 @@ export function commandFiles(script: ParsedScript, ctx: { home: string; startCwd
   const written: string[] = [];
   let unknownWrite: string | null = null;
   const words: CommandWord[] = [];
+  const copies: { from: string; into: string }[] = [];
   for (const command of script.commands) {
     const cwd = resolveCwd(ctx.startCwd, command.cd, ctx.home);
     const env = { home: ctx.home, cwd };
@@ -61,19 +64,34 @@ export function commandFiles(script: ParsedScript, ctx: { home: string; startCwd
       if (where === null) unknownWrite ??= `\`${command.text}\` writes \`${arg.raw}\`, a path only known when it runs`;
       else written.push(where, ...targets.into.map((name) => path.posix.join(where, name)));
     }
+    const into = targets.args[0] && targets.sources.length > 0 ? absolutePath(targets.args[0], env) : null;
+    for (const source of into === null ? [] : targets.sources) {
+      const from = absolutePath(source, env);
+      if (from !== null) copies.push({ from, into: into as string });
+    }
   }
-  return { written, unknownWrite, words };
+  return { written, unknownWrite, words, copies };
 }
 
-/** What one command writes: paths, names it puts into a destination folder, and what cannot be known. */
-function writeTargets(command: SimpleCommand): { args: ShellArg[]; into: string[]; unknown: string | null } {
-  const args = command.redirections.filter(writesFile).map((r) => r.target);
+interface Targets {
+  /** What it writes; for a copy, the destination comes first. */
+  readonly args: ShellArg[];
+  /** Names it puts into a destination folder (`cp a b dest/` puts a and b). */
+  readonly into: string[];
+  /** What a copy or move takes into the destination. */
+  readonly sources: ShellArg[];
+}
+
+/** What one command writes, and what cannot be known. */
+function writeTargets(command: SimpleCommand): Targets & { unknown: string | null } {
+  const redirected = command.redirections.filter(writesFile).map((r) => r.target);
   const effective = effectiveCommand(command.args);
   // A command name only known at run time is asked about (or refused in YOLO) on its own account.
-  if (effective === null) return { args, into: [], unknown: null };
+  if (effective === null) return { args: redirected, into: [], sources: [], unknown: null };
   const own = commandTargets(effective);
   const unknown = own.args.length > 0 && effective.wrappers.includes("xargs") ? `\`xargs ${effective.name}\` takes the files it changes from its input` : null;
-  return { args: [...args, ...own.args], into: own.into, unknown };
+  // The copy's destination stays first, for `copies`.
+  return { args: [...own.args, ...redirected], into: own.into, sources: own.sources, unknown };
 }
 
 function writesFile(redirection: { op: string; target: ShellArg }): boolean {
@@ -83,40 +101,40 @@ function writesFile(redirection: { op: string; target: ShellArg }): boolean {
   return target === null || !HARMLESS_TARGETS.test(target);
 }
 
-function commandTargets(command: EffectiveCommand): { args: ShellArg[]; into: string[] } {
+function commandTargets(command: EffectiveCommand): Targets {
   const { name, args } = command;
-  const none = { args: [], into: [] };
+  const only = (written: ShellArg[]): Targets => ({ args: written, into: [], sources: [] });
   const values = CHANGES_OPERANDS[name];
-  if (values !== undefined) return { args: parseOptions(args, { shortWithValue: values }).operands, into: [] };
+  if (values !== undefined) return only(parseOptions(args, { shortWithValue: values }).operands);
   if (CHANGES_AFTER_FIRST.has(name)) {
     const parsed = parseOptions(args);
-    return { args: parsed.long.includes("reference") ? parsed.operands : parsed.operands.slice(1), into: [] };
+    return only(parsed.long.includes("reference") ? parsed.operands : parsed.operands.slice(1));
   }
   if (DESTINATION.has(name)) return destination(command);
-  if (name === "sed" || name === "perl") return inPlace(command) ? { args: inPlaceFiles(command), into: [] } : none;
-  if (name === "dd" || name === "sort" || name === "tree" || name === "uniq") return { args: outputOption(command), into: [] };
-  if (DOWNLOADERS.has(name)) return { args: downloadOutputs(command).map(textArg), into: [] };
-  if (name === "git") return { args: gitConfigTarget(args), into: [] };
-  return none;
+  if (name === "sed" || name === "perl") return only(inPlace(command) ? inPlaceFiles(command) : []);
+  if (name === "dd" || name === "sort" || name === "tree" || name === "uniq") return only(outputOption(command));
+  if (DOWNLOADERS.has(name)) return only(downloadOutputs(command).map(textArg));
+  if (name === "git") return only(gitConfigTarget(args));
+  return only([]);
 }
 
 /** `cp a b dest/` writes dest and dest/a, dest/b; `mv` also removes its sources. */
-function destination(command: EffectiveCommand): { args: ShellArg[]; into: string[] } {
+function destination(command: EffectiveCommand): Targets {
   const parsed = parseOptions(command.args, { shortWithValue: command.name === "rsync" ? "eBfTMz@" : "tSmogb", longWithValue: ["target-directory", "suffix", "mode", "owner", "group"] });
   const words = command.args.map((a) => staticText(a));
   const flagAt = words.findIndex((w) => w === "-t" || w === "--target-directory");
   const inline = words.find((w) => w?.startsWith("--target-directory="));
   const target = flagAt !== -1 ? command.args[flagAt + 1] : inline ? textArg(inline.slice("--target-directory=".length)) : parsed.operands.at(-1);
   const sources = flagAt !== -1 || inline ? parsed.operands : parsed.operands.slice(0, -1);
-  if (target === undefined) return { args: [], into: [] };
+  if (target === undefined) return { args: [], into: [], sources: [] };
   // rsync and scp copy to remote places too (`host:path`): only local ones are files here.
-  if (/^[^/]*:/.test(staticText(target) ?? "")) return { args: [], into: [] };
+  if (/^[^/]*:/.test(staticText(target) ?? "")) return { args: [], into: [], sources: [] };
   const into = sources.flatMap((s) => {
     const text = staticText(s);
     return text === null ? [] : [path.posix.basename(text)];
   });
   const removed = command.name === "mv" ? sources : [];
-  return { args: [target, ...removed], into };
+  return { args: [target, ...removed], into, sources: command.name === "ln" || command.name === "link" ? [] : sources };
 }
 
 function inPlace(command: EffectiveCommand): boolean {

@@ -68,7 +68,7 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
   if (settings.yolo) return { verdict: "auto" };
   if (auto.executeAllCommands) return { verdict: "auto" };
   if (decision.decision === "allow" && auto.executeSafeCommands) return { verdict: "auto" };
-  // Safe commands are auto-approved, yet this one asks: say why.
-  if (decision.rule === "outside-workspace" && auto.executeSafeCommands) return { verdict: "ask", note: `Asked because ${decision.reason}.` };
-  return { verdict: "ask" };
+  // Say why when the person could not tell: safe commands are on, or the line hides characters.
+  const explain = decision.rule === "hidden-text" || (decision.rule === "outside-workspace" && auto.executeSafeCommands);
+  return explain ? { verdict: "ask", note: `Asked because ${decision.reason}.` } : { verdict: "ask" };
 }
