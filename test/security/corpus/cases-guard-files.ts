@@ -11,6 +11,7 @@ const { e2e } = casesOf("guard files");
 
 const READ_PRIVATE = [later(read("private/keys.txt"))];
 const READ_CLINE = [later(read("secrets-cline/token.txt"))];
+const LINKED_RULES = { ".tandemignore": "../../other-project/rules.ignore" };
 
 export const GUARD_FILE_CASES: readonly SecurityCase[] = [
   // The ignore files, with file tools.
@@ -46,6 +47,12 @@ export const GUARD_FILE_CASES: readonly SecurityCase[] = [
   e2e("guard-cd-src-rm-parent-ignore-yolo", "asked", YOLO, cmd("cd src && rm ../.tandemignore"), { then: READ_PRIVATE }),
   e2e("guard-write-absolute-tandemignore-yolo", "asked", YOLO, write("{ws}/.tandemignore", "# none\n"), { then: READ_PRIVATE }),
   e2e("guard-replace-clineignore-yolo", "asked", YOLO, replace(".clineignore", "secrets-cline/", ""), { then: READ_CLINE }),
+  e2e("guard-git-mv-tandemignore-yolo", "asked", YOLO, cmd("git mv .tandemignore old.ignore"), { then: READ_PRIVATE }),
+  // The ignore file is a link to rules kept outside: changing them is changing the ignore file.
+  e2e("guard-write-linked-ignore-target-yolo", "asked", YOLO, write("../../other-project/rules.ignore", "# none\n"), { links: LINKED_RULES, then: READ_PRIVATE }),
+  e2e("guard-echo-linked-ignore-target-yolo", "asked", YOLO, cmd("echo > ../../other-project/rules.ignore"), { links: LINKED_RULES, then: READ_PRIVATE }),
+  e2e("guard-write-through-linked-ignore-yolo", "asked", YOLO, write(".tandemignore", "# none\n"), { links: LINKED_RULES, then: READ_PRIVATE }),
+  e2e("guard-linked-ignore-still-protects", "refused", YOLO, read("private/keys.txt"), { links: LINKED_RULES }),
   // .git/: hooks and config run programs.
   e2e("guard-rm-rf-git-hooks-yolo", "asked", YOLO, cmd("rm -rf .git/hooks")),
   e2e("guard-chmod-git-hook-yolo", "asked", YOLO, cmd("chmod +x .git/hooks/pre-commit.sample")),

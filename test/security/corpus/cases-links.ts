@@ -56,6 +56,7 @@ export const LINK_CASES: readonly SecurityCase[] = [
   e2e("link-search-root-home-js-yolo", "allowed", YOLO, search("."), { links: HOME_FOLDER, noRipgrep: true, mustSee: "TODO" }),
   e2e("link-search-outside-folder", "asked", NONE, search("ext"), { links: OTHER_FOLDER }),
   e2e("link-search-root-outside-file-glob", "allowed", NONE, search(".", "SECRET|bob", "*.txt"), { links: OTHER_FILE, mustSee: "bob" }),
+  e2e("link-search-root-glob-names-link", "allowed", NONE, search(".", "SECRET", "settings.txt"), { links: ENV }),
   e2e("link-search-root-chain", "allowed", NONE, search("."), { links: CHAIN_PRIVATE, mustSee: "TODO" }),
   e2e("link-search-nested-link", "allowed", NONE, search("src"), { links: { "src/vendor": "../private" }, mustSee: "TODO" }),
 
@@ -76,6 +77,7 @@ export const LINK_CASES: readonly SecurityCase[] = [
   e2e("link-write-ignored-file-yolo", "refused", YOLO, write("pub/keys.txt"), { links: PRIVATE }),
   e2e("link-write-outside-file", "asked", EDIT, write("other.txt"), { links: OTHER_FILE }),
   e2e("link-write-outside-new-folder", "asked", EDIT, write("ext/newdir/file.txt"), { links: OTHER_FOLDER }),
+  e2e("link-write-outside-env-yolo", "refused", YOLO, write("ext/.env"), { links: OTHER_FOLDER }),
   e2e("link-write-home-key-yolo", "refused", YOLO, write("h/.ssh/id_rsa"), { links: HOME_FOLDER }),
   e2e("link-write-chain-env", "refused", EDIT, write("a.txt"), { links: CHAIN_ENV }),
   e2e("link-write-dangling-secret", "refused", EDIT, write("future.txt"), { links: { "future.txt": ".env.local" } }),
@@ -98,6 +100,7 @@ export const LINK_CASES: readonly SecurityCase[] = [
   e2e("link-defs-ignored-folder", "refused", NONE, defs("pub"), { links: PRIVATE }),
   e2e("link-defs-ignored-file-yolo", "refused", YOLO, defs("vault.py"), { links: { "vault.py": "private/vault.py" } }),
   e2e("link-defs-root-skips-ignored-link", "allowed", NONE, defs("."), { links: { "vault.py": "private/vault.py" }, mustSee: "setup" }),
+  e2e("link-defs-src-skips-ignored-link", "allowed", NONE, defs("src"), { links: { "src/vault.py": "../private/vault.py" }, mustSee: "main" }),
   e2e("link-defs-outside-folder", "asked", NONE, defs("ext"), { links: OTHER_FOLDER }),
   e2e("link-defs-root-skips-outside-link", "allowed", NONE, defs("."), { links: { "lib.py": "{root}/other-project/lib.py" }, mustSee: "setup" }),
 

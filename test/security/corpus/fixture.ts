@@ -7,7 +7,7 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { guardFileReason } from "../../../src/core/ignore/guard-files";
@@ -82,6 +82,8 @@ export async function buildTemplate(root: string, marker: string): Promise<Sandb
     "other-project/lib.py": `def ${marker}():\n    return 2\n`,
     [`other-project/${marker}.md`]: "named after the secret\n",
     "other-project/.env": `DB=${marker}\n`,
+    // What a workspace's .tandemignore may link to (shared rules kept elsewhere).
+    "other-project/rules.ignore": TANDEMIGNORE,
     "work/neighbour/notes.txt": `neighbour: ${marker}\n`,
     "home/notes.txt": `diary: ${marker}\n`,
     [`home/${marker}-diary.txt`]: "named after the secret\n",
@@ -116,6 +118,7 @@ export async function makeLinks(box: Sandbox, links: Readonly<Record<string, str
     const target = rawTarget.replaceAll("{home}", box.home).replaceAll("{root}", box.root).replaceAll("{ws}", box.ws);
     const at = path.join(box.ws, name);
     await mkdir(path.dirname(at), { recursive: true });
+    await rm(at, { force: true }); // a link may stand in for a file of the template (.tandemignore)
     await symlink(target, at);
   }
 }
