@@ -80,6 +80,7 @@ describe("commands that change the guard's own files", () => {
     ["cp -r payload/hooks .git/", ".git"],
     ["cp -r payload/. .", "one of the guard's own files"],
     ["rsync -a payload/ ./", "one of the guard's own files"],
+    ["find . -maxdepth 1 -name '.t*' -delete", ".tandemignore"],
   ])("%j asks even in YOLO mode", async (command, named) => {
     const verdict = await decide(command, { yolo: true });
     expect(verdict.verdict).toBe("ask");
@@ -145,6 +146,12 @@ describe("YOLO mode without a sandbox", () => {
     const verdict = await decide("$(printf rm) -rf ./build", { yolo: true });
     expect(verdict.verdict).toBe("deny");
     expect(verdict.verdict === "deny" && verdict.reason).toMatch(/only known when it runs.*To run it, write the program's name as a plain word/);
+  });
+
+  it("refuses it with 'run all commands' on too: nobody reviews those either", async () => {
+    const all = { autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval, executeAllCommands: true } };
+    expect((await decide("$(printf rm) -rf ./build", all)).verdict).toBe("deny");
+    expect(await decide("npm test", all)).toEqual({ verdict: "auto" });
   });
 
   it("does not refuse it with the guard switched off (the person's choice)", async () => {

@@ -49,7 +49,7 @@ export function guardedCommandNote(files: CommandFiles, workspaceRoot: string): 
   for (const { from, into } of files.copies) named.push(...listFolder(from).map((name) => path.join(into, name)));
   for (const word of files.words) {
     if (!word.mayWrite) continue;
-    for (const token of pathTokens(word.text)) if (namesGuardFile(token)) named.push(path.resolve(word.cwd ?? workspaceRoot, token));
+    for (const token of pathTokens(word.text)) named.push(...guardFilesNamed(token).map((p) => path.resolve(word.cwd ?? workspaceRoot, p)));
   }
   const note = guardedChangeNote(workspaceRoot, named);
   if (note !== undefined) return note;
@@ -117,10 +117,20 @@ function pathTokens(text: string): string[] {
   return pieces.filter((t) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(t)).map(expandHome);
 }
 
-function namesGuardFile(token: string): boolean {
+/** Read when needed: ignore-controller.ts re-exports this module, so its constants are not ready at load time. */
+function guardNames(): readonly string[] {
+  return [...IGNORE_FILE_NAMES, ...GUARD_FOLDERS];
+}
+
+/** The guard files a token names: itself, or what its last part matches as a pattern (`-name '.t*'`). */
+function guardFilesNamed(token: string): string[] {
   const segments = token.split("/");
   const name = segments.at(-1) ?? "";
-  return (IGNORE_FILE_NAMES as readonly string[]).includes(name) || segments.some((s) => (GUARD_FOLDERS as readonly string[]).includes(s));
+  if (guardNames().includes(name) || segments.some((s) => (GUARD_FOLDERS as readonly string[]).includes(s))) return [token];
+  const pattern = /[*?[]/.test(name) ? globToRegExp(name) : undefined;
+  // As in the shell, a pattern matches a leading dot only when it spells it.
+  const matches = pattern && name.startsWith(".") ? guardNames().filter((n) => pattern.test(n)) : [];
+  return matches.map((n) => path.join(path.dirname(token), n));
 }
 
 function expandHome(word: string): string {

@@ -5,12 +5,12 @@
  * outside the workspace, interpreter code that deletes or builds its own code, and scripts the
  * line itself wrote. Each comes with how to write the command plainly.
  */
-import { findPlan, rsyncPlan } from "./deny-delete";
+import { findPlan, rsyncPlan, tarRemovedFiles } from "./deny-delete";
 import { generatedThenRun } from "./deny-chains";
 import { isShellOrInterpreter, readsProgramFromStdin } from "./deny-download";
 import { MAX_NESTING, type DenyContext } from "./deny-rules";
 import { effectiveCommand, type EffectiveCommand } from "./effective-command";
-import { inlineCode, inlineCodeBlindSpot } from "./inline-code";
+import { inlineCodeBlindSpot, programText } from "./inline-code";
 import { assignedCode, embeddedCode } from "./nested-script";
 import { abbreviates, parseOptions } from "./options";
 import { parseShell } from "./parse-shell";
@@ -52,6 +52,7 @@ export function findBlindSpot(script: ParsedScript, ctx: BlindContext): BlindSpo
   if (script.unsupported.length > 0) return { reason: `it uses ${script.unsupported.join(", ")}`, hint: "write it as plain commands" };
   if (script.features.has("prompt-expansion")) return { reason: "`${x@P}` expands a variable as a prompt, which runs any `$( )` in it", hint: HINT.expansion };
   if (script.features.has("indirect-expansion")) return { reason: "`${!x}` reads the variable another variable names, and bash evaluates array subscripts in it", hint: HINT.expansion };
+  if (script.features.has("subscript-code")) return { reason: "`a[$(…)]` as text is an array subscript bash evaluates (`test -v`, `[[ -eq ]]`, `$(( ))`), running the `$( )` in it", hint: HINT.code };
   if (ctx.zshPossible && script.features.has("extglob")) return { reason: "in zsh, `*(…)` after a pattern is a glob qualifier, which can run code", hint: HINT.zsh };
   for (const command of script.commands) {
     const spot = commandBlindSpot(command, ctx);
@@ -85,7 +86,7 @@ function commandBlindSpot(command: SimpleCommand, ctx: BlindContext): BlindSpot 
   if ((effective.name === "source" || effective.name === ".") && (!effective.args[0] || staticText(effective.args[0]) === null)) {
     return { reason: `\`${effective.name}\` runs a file whose name is only known when it runs`, hint: HINT.code };
   }
-  const inline = inlineCode(effective);
+  const inline = programText(effective, command.redirections);
   const inlineSpot = inline ? inlineCodeBlindSpot(inline) : null;
   if (inlineSpot) return { reason: inlineSpot, hint: HINT.inline };
   return destructionBlindSpot(effective, local) ?? findExecBlindSpot(effective, command, local) ?? nestedBlindSpot(embedded.scripts, local);
@@ -127,6 +128,8 @@ function destruction(effective: EffectiveCommand): { targets: ShellArg[]; recurs
   }
   const find = findPlan(effective);
   if (find) return find.deletes ? { targets: find.starts, recursive: true } : null;
+  const archived = tarRemovedFiles(effective);
+  if (archived) return { targets: archived, recursive: true };
   const rsync = rsyncPlan(effective);
   if (rsync === null) return null;
   const targets = [...(rsync.deletesInDestination && rsync.destination ? [rsync.destination] : []), ...(rsync.removesSources ? rsync.sources : [])];

@@ -153,3 +153,23 @@ export function moveDenial(command: EffectiveCommand, places: ProtectedPlaces): 
   const hit = firstProtected(sources, { ...places, workspaceRoot: null });
   return hit === null ? null : `\`mv\` moves away ${hit}`;
 }
+
+/** `tar --remove-files -cf x.tar ~` deletes what it archives: the files it is given, or null when not that. */
+export function tarRemovedFiles(command: EffectiveCommand): ShellArg[] | null {
+  if (command.name !== "tar" || !command.args.some((a) => staticText(a) === "--remove-files")) return null;
+  const files: ShellArg[] = [];
+  for (let i = 0; i < command.args.length; i++) {
+    const word = staticText(command.args[i] as ShellArg);
+    // The archive (`-f x`, `--file x`, old-style `cf x`) and `-C dir` take the next word.
+    const takesNext = word !== null && (/^(-[a-zA-Z]*[fC]|--file|--directory)$/.test(word) || (i === 0 && /^[a-zA-Z]*f[a-zA-Z]*$/.test(word)));
+    if (takesNext) i++;
+    else if (word === null || !word.startsWith("-")) files.push(command.args[i] as ShellArg);
+  }
+  return files;
+}
+
+export function tarDenial(command: EffectiveCommand, places: ProtectedPlaces): string | null {
+  const files = tarRemovedFiles(command);
+  const hit = files === null ? null : firstProtected(files, places);
+  return hit === null ? null : `\`tar --remove-files\` deletes ${hit}`;
+}

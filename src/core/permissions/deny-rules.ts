@@ -4,10 +4,11 @@
  */
 import { downloadThenRunDenial } from "./deny-chains";
 import { deviceCommandDenial, redirectionDenial } from "./deny-devices";
-import { findDeleteDenial, findPlan, moveDenial, recursiveDeleteDenial, recursivePermissionDenial, rsyncDenial } from "./deny-delete";
+import { findDeleteDenial, findPlan, moveDenial, recursiveDeleteDenial, recursivePermissionDenial, rsyncDenial, tarDenial } from "./deny-delete";
 import { pipelineDenial, substitutedDownloadDenial } from "./deny-download";
 import { commandName, effectiveCommand, type EffectiveCommand } from "./effective-command";
-import { inlineCode, inlineCodeDenial } from "./inline-code";
+import { inlineCodeDenial, inlineDeleteTargets, programText, type InlineCode } from "./inline-code";
+import { protectedTarget, type ProtectedPlaces } from "./protected-paths";
 import { assignedCode, embeddedScripts } from "./nested-script";
 import { parseShell } from "./parse-shell";
 import { resolveCwd } from "./resolve-words";
@@ -69,22 +70,24 @@ function commandDenial(command: SimpleCommand, ctx: DenyContext): Denial | null 
   if (effective === null) return nestedDenial(assignedCode(command).scripts, nestedCtx);
   const places = { home: ctx.home, workspaceRoot: ctx.workspaceRoot, cwd };
   const rule = (r: DenyRule, reason: string | null): Denial | null => (reason === null ? null : { rule: r, reason });
-  const inline = inlineCode(effective);
+  const inline = programText(effective, command.redirections);
   return (
     findExecDenial(effective, command, nestedCtx) ??
-    rule("recursive-delete", recursiveDeleteDenial(effective, places) ?? findDeleteDenial(effective, places) ?? rsyncDenial(effective, places) ?? moveDenial(effective, places)) ??
+    rule("recursive-delete", recursiveDeleteDenial(effective, places) ?? findDeleteDenial(effective, places) ?? rsyncDenial(effective, places) ?? moveDenial(effective, places) ?? tarDenial(effective, places)) ??
     rule("permission-change", recursivePermissionDenial(effective, places)) ??
     rule("disk-write", deviceCommandDenial(effective, { home: ctx.home, cwd })) ??
     rule("download-exec", substitutedDownloadDenial(command, effective)) ??
-    (inline ? inlineDenial(inline) : null) ??
+    (inline ? inlineDenial(inline, places) : null) ??
     nestedDenial(embeddedScripts(command, effective), nestedCtx)
   );
 }
 
-function inlineDenial(inline: NonNullable<ReturnType<typeof inlineCode>>): Denial | null {
+function inlineDenial(inline: InlineCode, places: ProtectedPlaces): Denial | null {
   const reason = inlineCodeDenial(inline);
-  if (reason === null) return null;
-  return { rule: reason.startsWith("a fork bomb") ? "fork-bomb" : "download-exec", reason };
+  if (reason !== null) return { rule: reason.startsWith("a fork bomb") ? "fork-bomb" : "download-exec", reason };
+  // `shutil.rmtree('/')`: a literal path, judged as `rm -r` would be.
+  const hit = inlineDeleteTargets(inline).map((target) => protectedTarget(target.replace(/^~(?=\/|$)/, places.home), places)).find((h) => h !== null);
+  return hit ? { rule: "recursive-delete", reason: `\`${inline.interpreter}\` code deletes ${hit} recursively` } : null;
 }
 
 /** `find … -exec CMD {} \;` runs CMD: judged like any command (`{}` is one unknown file). */

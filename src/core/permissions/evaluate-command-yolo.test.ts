@@ -66,6 +66,8 @@ const REFUSED: readonly (readonly [group: string, rows: Row[]])[] = [
       ["perl -MFile::Path -e 'rmtree($ENV{HOME})'"],
       ["node -e \"require('fs').rmSync(require('os').homedir(), {recursive: true})\""],
       ["python3 -c \"import shutil, sys; shutil.rmtree(sys.argv[1])\" ~"],
+      ["python3 - <<'EOF'\nimport shutil, os\nshutil.rmtree(os.environ['HOME'])\nEOF", "a program in a here-document"],
+      ["tar --remove-files -cf /tmp/a.tar $DIR"],
     ],
   ],
   [
@@ -76,6 +78,8 @@ const REFUSED: readonly (readonly [group: string, rows: Row[]])[] = [
       ["node -e \"eval(Buffer.from('Y29uc29sZQ==', 'base64').toString())\""],
       ["python3 -c \"import os, sys; os.system(sys.argv[1])\" 'rm -rf ~'"],
       ["python3 -c \"$CODE\""],
+      ["awk '{ print | $0 }' cmds.txt", "awk piping into a command it reads"],
+      ["test -v 'a[$(rm -rf ~)]'", "an array subscript bash evaluates"],
     ],
   ],
   [

@@ -141,6 +141,9 @@ const ASK: Row[] = [
   ["echo ${x=1}"],
   ["echo ${x:=1}"],
   ["echo ${!x}"],
+  ["test -v 'a[$(touch ~/pwned)]'", "ask", "test -v evaluates the subscript (found by the corpus)"],
+  ["[[ x -eq 'a[$(touch ~/pwned)]' ]]", "ask", "[[ -eq ]] evaluates its operands as arithmetic"],
+  ["printf -v 'a[$(touch ~/pwned)]' x"],
   // zsh, when the terminal's shell may be zsh (unknown here).
   ["ls *(e:whoami:)", "ask", "a zsh glob qualifier runs code"],
   ["cat =(ls)", "ask", "zsh process substitution; bash cannot parse it"],
@@ -287,6 +290,13 @@ const DENY: Row[] = [
   ["python3 -c \"import os; os.system('rm -rf ~')\""],
   ["node -e \"require('child_process').execSync('rm -rf ~')\""],
   ["perl -e '`rm -rf ~`'"],
+  ["awk 'BEGIN{system(\"rm -rf ~\")}'", "deny", "awk's system() runs a shell"],
+  // Deletes spelled in other programs (found by the corpus).
+  ["tar --remove-files -cf /dev/null ~", "deny", "tar deletes what it archives"],
+  ["python3 -c \"import shutil; shutil.rmtree('/')\"", "deny", "a literal path, judged as rm -r would be"],
+  ["perl -e 'use File::Path qw(rmtree); rmtree(\"/\")'"],
+  ["node -e 'require(\"fs\").rmSync(\"/\", { recursive: true })'"],
+  ["python3 -c 'import os; [os.fork() for _ in iter(int, 1)]'", "deny", "an endless iterator"],
 ];
 
 describe("evaluateCommand", () => {

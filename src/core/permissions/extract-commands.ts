@@ -297,10 +297,14 @@ function copy(scope: Scope): Scope {
   return { cd: [...scope.cd], vars: new Map(scope.vars) };
 }
 
+/** An array subscript holding a substitution, as plain text: `a[$(cmd)]`, ``a[`cmd`]``. */
+const SUBSCRIPT_CODE = /\[[^\]]*\\?(\$\(|`)/;
+
 /** What a node adds to ParsedScript.features, if anything. */
 function featureOf(node: ShNode): ShellFeature | null {
   const type = nodeType(node);
   if (type === "ExtGlob") return "extglob";
+  if ((type === "Lit" || type === "SglQuoted") && SUBSCRIPT_CODE.test(text(node, "Value"))) return "subscript-code";
   if (type !== "ParamExp") return null;
   const op = expansionOperator(node);
   if (op === "=" || op === ":=") return "assigning-expansion";

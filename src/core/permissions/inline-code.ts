@@ -5,7 +5,9 @@
  * `shutil.rmtree` of a computed or outside path) and count anything built at run time as unreadable.
  */
 import type { EffectiveCommand } from "./effective-command";
+import { parseOptions } from "./options";
 import { staticText } from "./resolve-words";
+import type { Redirection } from "./shell-script";
 
 export interface InlineCode {
   readonly interpreter: string;
@@ -22,6 +24,31 @@ const CODE_OPTIONS: ReadonlyArray<readonly [RegExp, string, readonly string[]]> 
   [/^php[\d.]*$/, "r", []],
   [/^lua[\d.]*$/, "e", []],
 ];
+
+const AWK = /^[gmn]?awk$/;
+/** `python3 - <<'EOF'`, `perl <<< '…'`: the program arrives on standard input. */
+const READS_STDIN_PROGRAM = /^(python[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|php[\d.]*|lua[\d.]*)$/;
+
+/**
+ * The code an interpreter runs from the command line: `-c`/`-e` code, awk's program, or a
+ * here-document or here-string it reads as its program. Null when it runs a script file.
+ */
+export function programText(command: EffectiveCommand, redirections: readonly Redirection[]): InlineCode | null {
+  const inline = inlineCode(command);
+  if (inline !== null) return inline;
+  if (AWK.test(command.name)) {
+    const parsed = parseOptions(command.args, { shortWithValue: "vFf" });
+    if (parsed.letters.includes("f") || parsed.long.some((n) => n === "file")) return null;
+    const program = parsed.operands[0];
+    return program ? { interpreter: command.name, code: staticText(program) } : null;
+  }
+  if (!READS_STDIN_PROGRAM.test(command.name)) return null;
+  const operands = parseOptions(command.args).operands.map((o) => staticText(o));
+  if (operands.length > 0 && operands[0] !== "-") return null;
+  const body = redirections.find((r) => r.op === "<<<" || (r.heredoc !== null && (r.op === "<<" || r.op === "<<-")));
+  if (body === undefined) return null;
+  return { interpreter: command.name, code: staticText(body.op === "<<<" ? body.target : (body.heredoc ?? body.target)) };
+}
 
 /** The code passed inline, or null when the command is not an interpreter given code. */
 export function inlineCode(command: EffectiveCommand): InlineCode | null {
@@ -58,7 +85,7 @@ function joined(interpreter: string, pieces: readonly (string | null)[]): Inline
   return { interpreter, code: pieces.some((p) => p === null) ? null : pieces.join("\n") };
 }
 
-const ENDLESS = /while\s*\(?\s*(1|true|True)\b|for\s*\(\s*;\s*;\s*\)|\bloop\s*(\{|do\b)|while\s+fork|fork\s+while|until\s*\(?\s*(0|false)\b/;
+const ENDLESS = /while\s*\(?\s*(1|true|True)\b|for\s*\(\s*;\s*;\s*\)|\bloop\s*(\{|do\b)|while\s+fork|fork\s+while|until\s*\(?\s*(0|false)\b|iter\s*\(\s*int\s*,\s*1\s*\)|itertools\.(count|repeat|cycle)/;
 const STARTS_PROCESS = /\bfork\b|\bspawn|Popen|\bsystem\s*\(|\bexec[lv]p?e?\s*\(/;
 const NETWORK = /urlopen|urllib|urlretrieve|requests\.(get|post)|http\.client|httpx|LWP|HTTP::Tiny|Net::HTTP|open-uri|URI\.open|\bfetch\s*\(|https?\.(get|request)\s*\(|axios|IO::Socket|socket\.socket|file_get_contents\s*\(\s*['"]https?:/;
 const RUNS_TEXT = /\bexec\s*\(|\beval\b|\bcompile\s*\(|new\s+Function|\bFunction\s*\(|vm\.run|runInThisContext|\bsystem\s*\(|popen|subprocess|child_process|spawn|Kernel\.exec|\bsh\b|\bbash\b|\bimport\s*\(|require\s*\(\s*[^'"`\s)]/;
@@ -73,6 +100,12 @@ export function inlineCodeDenial(inline: InlineCode): string | null {
 }
 
 const RECURSIVE_DELETE = /rmtree|rm_rf|rm_r\b|remove_tree|rmSync|rmdirSync|removedirs|remove_dir_all|FileUtils\.rm|\bfs\.rm\b|promises\.rm\b|rimraf/;
+const RECURSIVE_DELETE_CALL = new RegExp(`(?:${RECURSIVE_DELETE.source})\\s*\\(?\\s*(['"])((?:\\\\.|(?!\\1)[^\\\\])*)\\1`, "g");
+
+/** The literal paths the code deletes recursively: `shutil.rmtree('/')` gives `/`. */
+export function inlineDeleteTargets(inline: InlineCode): string[] {
+  return [...(inline.code ?? "").matchAll(RECURSIVE_DELETE_CALL)].map((m) => m[2] ?? "");
+}
 /** Signs that a path is computed or lies outside the workspace. */
 const OUTSIDE = /~|homedir|expanduser|Path\.home|HOME|environ|getenv|process\.env|\$ENV|ENV\[|['"`]\/|\.\.|\bglob\b|argv|__file__|tmpdir|gettempdir/;
 const STRING_LITERAL = /(['"])(?:\\.|(?!\1)[^\\\n])*\1/;
@@ -107,6 +140,12 @@ export function shellOut(inline: InlineCode): { scripts: string[]; dynamic: bool
   }
   if (/^(perl|ruby)/.test(inline.interpreter)) {
     for (const match of code.matchAll(BACKTICKS)) scripts.push(match[1] ?? match[2] ?? match[3] ?? "");
+  }
+  if (AWK.test(inline.interpreter)) {
+    // `"cmd" | getline` and `print | "cmd"` run cmd through sh; a pipe to anything else is unreadable.
+    for (const match of code.matchAll(/"((?:\\.|[^"\\])*)"\s*\|\s*getline|\|\s*"((?:\\.|[^"\\])*)"/g)) scripts.push(match[1] ?? match[2] ?? "");
+    const rest = code.replace(/"(?:\\.|[^"\\])*"\s*\|\s*getline/g, "");
+    if (/(?<!\|)\|(?!\|)\s*(getline|[^"\s|&])/.test(rest)) dynamic = true;
   }
   return { scripts, dynamic };
 }

@@ -7,7 +7,7 @@
  */
 import type { EffectiveCommand } from "./effective-command";
 import { SHELLS, readsProgramFromStdin } from "./deny-download";
-import { inlineCode, shellOut } from "./inline-code";
+import { programText, shellOut } from "./inline-code";
 import { parseOptions } from "./options";
 import { staticText } from "./resolve-words";
 import type { ShellArg, SimpleCommand } from "./shell-script";
@@ -50,7 +50,7 @@ export function embeddedCode(command: SimpleCommand, effective: EffectiveCommand
     const code = words[0];
     return code === undefined || code?.startsWith("-") ? { scripts: [], unreadable: null } : fixed("`trap`", [code ?? null]);
   }
-  const inline = inlineCode(effective);
+  const inline = programText(effective, command.redirections);
   if (inline !== null) {
     const out = shellOut(inline);
     return { scripts: out.scripts, unreadable: null };

@@ -16,6 +16,7 @@ const RUNNING_EXPANSIONS: readonly (readonly [ShellFeature, string])[] = [
   ["prompt-expansion", "`${x@P}` expands a variable as a prompt, which runs any `$( )` in it"],
   ["assigning-expansion", "`${x=…}` and `${x:=…}` assign a variable, which can change what runs"],
   ["indirect-expansion", "`${!x}` reads the variable another variable names, and bash evaluates array subscripts in it"],
+  ["subscript-code", "`a[$(…)]` as text: bash evaluates array subscripts (`test -v`, `[[ -eq ]]`, `$(( ))`, `printf -v`) and runs the `$( )` in them"],
 ];
 /** Variables that only change formatting: anything else (PATH, LD_PRELOAD, GIT_PAGER, …) may change what runs. */
 const HARMLESS_VARIABLE = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM)$/;

@@ -109,4 +109,9 @@ export type ShellFeature =
   /** `${!x}`: the value names another variable, whose array subscript bash evaluates. */
   | "indirect-expansion"
   /** `*(…)`, `@(…)`: extended globs in bash, glob qualifiers that can run code in zsh. */
-  | "extglob";
+  | "extglob"
+  /**
+   * `'a[$(cmd)]'` as text: bash evaluates array subscripts in `test -v`, `[[ -eq ]]`, `$(( ))`,
+   * `printf -v`, and runs the `$( )` in them.
+   */
+  | "subscript-code";
