@@ -52,7 +52,10 @@ export interface CommandPolicy {
   shell?: string;
   /** The line is typed into an interactive shell (a terminal): history expansion applies. Default true. */
   interactiveShell?: boolean;
-  /** YOLO mode: nobody reviews what runs. With the guard on and no sandbox, what the guard cannot read is refused. */
+  /**
+   * Nobody reviews what runs: YOLO mode, or "run all commands". With the guard on and no sandbox,
+   * what the guard cannot read is refused.
+   */
   yolo?: boolean;
   /** Commands run inside an OS sandbox that confines them to the workspace. Default false (none exists yet). */
   sandboxed?: boolean;
