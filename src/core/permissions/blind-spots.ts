@@ -89,7 +89,23 @@ function commandBlindSpot(command: SimpleCommand, ctx: BlindContext): BlindSpot 
   const inline = programText(effective, command.redirections);
   const inlineSpot = inline ? inlineCodeBlindSpot(inline) : null;
   if (inlineSpot) return { reason: inlineSpot, hint: HINT.inline };
+  const fed = codeFromInput(effective);
+  if (fed) return { reason: fed, hint: HINT.code };
   return destructionBlindSpot(effective, local) ?? findExecBlindSpot(effective, command, local) ?? nestedBlindSpot(embedded.scripts, local);
+}
+
+/** The `-c` script of a shell, or null. */
+function scriptOperand(shell: EffectiveCommand): string | null {
+  const parsed = parseOptions(shell.args, { shortWithValue: "oO" });
+  return parsed.letters.includes("c") && parsed.operands[0] ? staticText(parsed.operands[0]) : null;
+}
+
+/** Programs that make their input or arguments into commands: `xargs sh -c`, `parallel`. */
+function codeFromInput(effective: EffectiveCommand): string | null {
+  const { name, wrappers } = effective;
+  if (name === "parallel") return "`parallel` runs commands it builds from its input and arguments";
+  const runsCode = isShellOrInterpreter(name) || name === "eval" || name === "source" || name === ".";
+  return wrappers.includes("xargs") && runsCode ? `\`xargs\` hands its input to \`${name}\` as code or arguments to code` : null;
 }
 
 /** Deleting what is only known at run time, or outside the workspace. */
@@ -138,6 +154,10 @@ function destruction(effective: EffectiveCommand): { targets: ShellArg[]; recurs
 
 function findExecBlindSpot(effective: EffectiveCommand, command: SimpleCommand, ctx: BlindContext): BlindSpot | null {
   for (const run of findPlan(effective)?.runs ?? []) {
+    // `find -exec sh -c '{}' \;` runs file names as code.
+    const shell = effectiveCommand(run);
+    const code = shell && isShellOrInterpreter(shell.name) ? (programText(shell, [])?.code ?? scriptOperand(shell)) : null;
+    if (code?.includes("{}")) return { reason: "`find -exec` puts file names into code it runs", hint: HINT.code };
     const spot = commandBlindSpot({ ...command, args: run, redirections: [], assignments: [], nested: [] }, ctx);
     if (spot !== null) return spot;
   }

@@ -38,6 +38,12 @@ const REFUSED: readonly (readonly [group: string, rows: Row[]])[] = [
       ["echo \"${x=\\`rm -rf ~\\`}${x@P}\"", "prompt expansion runs the escaped backticks (issue 11's example)"],
       ["echo ${!x}"],
       ["find . -exec sh -c \"$x\" \\;"],
+      ["find . -exec sh -c '{}' \\;", "file names become code"],
+      ["bash <(echo 'rm -rf ~')", "a script only known when it runs"],
+      ["echo 'rm -rf ~' | xargs -I{} sh -c '{}'", "xargs hands its input to a shell"],
+      ["parallel rm -rf ::: ~"],
+      ["IFS=:; x=rm:-rf:/home/dev; $x", "IFS on the line: the split is not guessed"],
+      ["ssh localhost \"$cmd\""],
     ],
   ],
   [

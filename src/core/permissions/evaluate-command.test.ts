@@ -291,6 +291,12 @@ const DENY: Row[] = [
   ["node -e \"require('child_process').execSync('rm -rf ~')\""],
   ["perl -e '`rm -rf ~`'"],
   ["awk 'BEGIN{system(\"rm -rf ~\")}'", "deny", "awk's system() runs a shell"],
+  ["source /dev/stdin <<< 'rm -rf ~'", "deny", "the here-string is the file it sources"],
+  ["bash /dev/stdin <<< 'rm -rf ~'"],
+  ["bind -x '\"\\C-m\": rm -rf ~'", "deny", "runs at the next Enter in the terminal"],
+  ["ssh localhost 'rm -rf ~'", "deny", "the host may be this machine"],
+  ["tmux new -d 'rm -rf ~'"],
+  ["at now <<< 'rm -rf ~'"],
   // Deletes spelled in other programs (found by the corpus).
   ["tar --remove-files -cf /dev/null ~", "deny", "tar deletes what it archives"],
   ["python3 -c \"import shutil; shutil.rmtree('/')\"", "deny", "a literal path, judged as rm -r would be"],

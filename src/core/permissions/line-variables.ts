@@ -28,7 +28,8 @@ function substituteArg(arg: ShellArg, vars: LineVars): ShellArg[] {
     const value = part.kind === "param" && vars.has(part.name) ? vars.get(part.name) : undefined;
     if (value === undefined || part.kind !== "param") {
       current().push(part);
-    } else if (value === null || !part.plain) {
+    } else if (value === null || !part.plain || (!part.quoted && vars.has("IFS"))) {
+      // With IFS set on the line, an unquoted value splits where that IFS says: not guessed.
       current().push({ kind: "dynamic" });
     } else if (part.quoted || value.parts.some((p) => p.kind !== "text")) {
       current().push(...value.parts);

@@ -1,7 +1,8 @@
 /**
  * Shell code hidden in a string: `bash -c '…'`, `eval '…'`, `su -c '…'`, `trap '…' EXIT`,
- * `sh <<EOF … EOF`, `env -S '…'`, `watch '…'`, `alias x='…'`, `PROMPT_COMMAND='…'`, and the
- * command lines inline interpreter code runs (`os.system('…')`).
+ * `sh <<EOF … EOF`, `env -S '…'`, `watch '…'`, `alias x='…'`, `bind -x`, `ssh host '…'`,
+ * `tmux new '…'`, `at <<EOF`, `PROMPT_COMMAND='…'`, and the command lines inline interpreter code
+ * runs (`os.system('…')`).
  * The deny rules parse it and judge it like the outer line; a string only known at run time is
  * reported, for YOLO without a sandbox to refuse.
  */
@@ -37,31 +38,73 @@ export function assignedCode(command: SimpleCommand): EmbeddedCode {
 
 /** The scripts `command` will run from strings. */
 export function embeddedCode(command: SimpleCommand, effective: EffectiveCommand): EmbeddedCode {
-  const { name, args } = effective;
-  const words = args.map((a) => staticText(a));
-  const fixed = (what: string, found: (string | null)[]): EmbeddedCode =>
-    found.some((s) => s === null) ? { scripts: [], unreadable: `${what} runs a script only known at run time` } : { scripts: found as string[], unreadable: null };
-  if (name === "eval" || name === "watch") return fixed(`\`${name}\``, [joinedOperands(name, args)]);
-  if (name === "su") return fixed("`su -c`", optionValue(words, ["-c", "--command"]));
-  if (name === "env") return fixed("`env -S`", optionValue(words, ["-S", "--split-string"]));
-  if (name === "alias") return fixed("`alias`", words.map((w) => (w === null ? null : w.includes("=") ? w.slice(w.indexOf("=") + 1) : "")));
-  if (name === "trap") {
+  const handler = STRING_RUNNERS[effective.name];
+  if (handler) return handler(effective.args.map((a) => staticText(a)), effective.args, command);
+  const inline = programText(effective, command.redirections);
+  if (inline !== null) return { scripts: shellOut(inline).scripts, unreadable: null };
+  if (SHELLS.has(effective.name)) return shellScript(command, effective);
+  return NONE;
+}
+
+type Handler = (words: (string | null)[], args: readonly ShellArg[], command: SimpleCommand) => EmbeddedCode;
+
+const NONE: EmbeddedCode = { scripts: [], unreadable: null };
+/** Paths that are the command's own standard input: `bash /dev/stdin <<< '…'` runs the here-string. */
+const STDIN_PATHS = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+function fixed(what: string, found: (string | null)[]): EmbeddedCode {
+  return found.some((s) => s === null) ? { scripts: [], unreadable: `${what} runs a script only known at run time` } : { scripts: found as string[], unreadable: null };
+}
+
+/** Programs that run a command line given to them as a string (or read one from standard input). */
+const STRING_RUNNERS: Readonly<Record<string, Handler>> = {
+  eval: (_w, args) => fixed("`eval`", [joinedOperands(args)]),
+  watch: (_w, args) => fixed("`watch`", [joinedOperands(parseOptions(args, { shortWithValue: "nqd", longWithValue: ["interval", "differences"] }).operands)]),
+  su: (words) => fixed("`su -c`", optionValue(words, ["-c", "--command"])),
+  script: (words) => fixed("`script -c`", optionValue(words, ["-c", "--command"])),
+  env: (words) => fixed("`env -S`", optionValue(words, ["-S", "--split-string"])),
+  alias: (words) => fixed("`alias`", words.map((w) => (w === null ? null : w.includes("=") ? w.slice(w.indexOf("=") + 1) : ""))),
+  // `bind -x '"\C-m": cmd'` runs cmd at a key press: Enter, say.
+  bind: (words) => fixed("`bind -x`", optionValue(words, ["-x"]).map((b) => (b === null ? null : b.slice(b.indexOf(":") + 1)))),
+  trap: (words) => {
     // `trap 'code' EXIT` runs the code later, in this same shell.
     const code = words[0];
-    return code === undefined || code?.startsWith("-") ? { scripts: [], unreadable: null } : fixed("`trap`", [code ?? null]);
-  }
-  const inline = programText(effective, command.redirections);
-  if (inline !== null) {
-    const out = shellOut(inline);
-    return { scripts: out.scripts, unreadable: null };
-  }
-  if (!SHELLS.has(name)) return { scripts: [], unreadable: null };
+    return code === undefined || code?.startsWith("-") ? NONE : fixed("`trap`", [code ?? null]);
+  },
+  // The remote command runs in a shell there, and the host may be this machine.
+  ssh: (_w, args) => {
+    const operands = parseOptions(args, { shortWithValue: "BbcDEeFIiJLlmOoPpQRSWw" }).operands;
+    return operands.length > 1 ? fixed("`ssh`", [joinedOperands(operands.slice(1))]) : NONE;
+  },
+  tmux: (words, args) => {
+    const at = words.findIndex((w) => w !== null && TMUX_RUNS.has(w));
+    if (at === -1) return NONE;
+    const operands = parseOptions(args.slice(at + 1), { shortWithValue: "tsncFxyeilpSbT" }).operands;
+    return operands.length > 0 ? fixed("`tmux`", [joinedOperands(operands)]) : NONE;
+  },
+  at: (_w, _a, command) => fixed("`at`", stdinBodies(command)),
+  batch: (_w, _a, command) => fixed("`batch`", stdinBodies(command)),
+  source: (words, _a, command) => (STDIN_PATHS.has(words[0] ?? "") ? fixed("`source`", stdinBodies(command)) : NONE),
+  ".": (words, _a, command) => (STDIN_PATHS.has(words[0] ?? "") ? fixed("`.`", stdinBodies(command)) : NONE),
+};
+
+const TMUX_RUNS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell", "run"]);
+
+/** `bash -c '…'`, `bash <<EOF`, `bash /dev/stdin <<< '…'`; a script only known at run time (`bash <(…)`). */
+function shellScript(command: SimpleCommand, effective: EffectiveCommand): EmbeddedCode {
+  const { name, args } = effective;
   const parsed = parseOptions(args, { shortWithValue: "oO" });
   if (parsed.letters.includes("c")) return fixed(`\`${name} -c\``, [parsed.operands[0] ? staticText(parsed.operands[0]) : ""]);
-  if (!readsProgramFromStdin(effective)) return { scripts: [], unreadable: null };
-  // `bash <<EOF` and `bash <<< '…'`: the program arrives on standard input.
-  const bodies = command.redirections.flatMap((r) => (r.op === "<<<" ? [staticText(r.target)] : r.heredoc && (r.op === "<<" || r.op === "<<-") ? [staticText(r.heredoc)] : []));
-  return fixed(`\`${name}\``, bodies);
+  const first = parsed.operands[0];
+  const script = first ? staticText(first) : undefined;
+  if (script === null) return { scripts: [], unreadable: `\`${name}\` runs a script only known at run time` };
+  if (!readsProgramFromStdin(effective) && !STDIN_PATHS.has(script ?? "")) return NONE;
+  return fixed(`\`${name}\``, stdinBodies(command));
+}
+
+/** What arrives on standard input from a here-document or here-string. */
+function stdinBodies(command: SimpleCommand): (string | null)[] {
+  return command.redirections.flatMap((r) => (r.op === "<<<" ? [staticText(r.target)] : r.heredoc && (r.op === "<<" || r.op === "<<-") ? [staticText(r.heredoc)] : []));
 }
 
 /** The scripts `command` will run from strings, when they are fixed text. */
@@ -69,9 +112,8 @@ export function embeddedScripts(command: SimpleCommand, effective: EffectiveComm
   return [...assignedCode(command).scripts, ...embeddedCode(command, effective).scripts];
 }
 
-/** `eval a b` runs "a b"; `watch -n 1 a b` runs "a b" through `sh -c`. */
-function joinedOperands(name: string, args: readonly ShellArg[]): string | null {
-  const operands = name === "watch" ? parseOptions(args, { shortWithValue: "nqd", longWithValue: ["interval", "differences"] }).operands : args;
+/** `eval a b` runs "a b"; so do `watch a b`, `ssh host a b`, `tmux new a b` (through a shell). */
+function joinedOperands(operands: readonly ShellArg[]): string | null {
   const words = operands.map((a) => staticText(a));
   return words.some((w) => w === null) ? null : words.join(" ");
 }
