@@ -53,7 +53,8 @@ export function unattendedNote(on: Partial<AutoApprovalSettings>): string {
 
 /** What would have let a refused question through: the switch to add, or why even YOLO asks. */
 export function refusalHint(message: AskMessage, yolo: boolean): string {
-  // YOLO still asks about commands that name ignored or secret files (the question says which).
+  // The guard's own files and ignored or secret ones: no switch helps (the question says why).
+  if (message.tool?.alwaysAsks) return `${message.tool.why ?? ""} Tandem always asks about this, even with --yolo; run it at a terminal to answer.`.trim();
   if (yolo) return "Tandem asks about this even with --yolo; run it at a terminal to answer.";
   if (message.ask === "command") return "Allow it with --auto-approve command-safe (read-only commands) or command-all, or --yolo.";
   const outside = message.tool?.outsideWorkspace === true;

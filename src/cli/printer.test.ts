@@ -27,4 +27,9 @@ describe("CliPrinter", () => {
     });
     expect(text).toBe("Thinking about it\nretry: Retrying in 2s.\n");
   });
+
+  it("prints why Tandem asks under the question", () => {
+    const text = printed((p) => p.show({ ts: 1, type: "ask", ask: "tool", text: "", tool: { tool: "write_to_file", path: ".tandemignore", why: "It always asks." } }));
+    expect(text).toBe("? approve write_to_file .tandemignore\n  It always asks.\n");
+  });
 });

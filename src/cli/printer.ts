@@ -62,9 +62,9 @@ function formatMessage(message: ChatMessage): string {
   if (message.type === "ask") {
     switch (message.ask) {
       case "tool":
-        return `? approve ${message.tool?.tool ?? "tool"} ${message.tool?.path ?? ""}`.trimEnd();
+        return `? approve ${message.tool?.tool ?? "tool"} ${message.tool?.path ?? ""}`.trimEnd() + whyLine(message);
       case "command":
-        return `? run command: ${text}`;
+        return `? run command: ${text}${whyLine(message)}`;
       case "command_output":
         return `… ${text}`;
       case "followup":
@@ -91,6 +91,11 @@ function formatMessage(message: ChatMessage): string {
     default:
       return `${message.say}: ${text}`;
   }
+}
+
+/** Why Tandem asks (a guard file, a secret, outside the workspace), on a line of its own. */
+function whyLine(message: ChatMessage): string {
+  return message.tool?.why ? `\n  ${message.tool.why}` : "";
 }
 
 function toolLine(message: ChatMessage): string {

@@ -62,6 +62,10 @@ export interface ToolMessageInfo {
   outsideWorkspace?: boolean;
   /** The answer ended inside this call, so it was not run (the row says so). */
   cutOff?: boolean;
+  /** Why Tandem asks about this one (a guard file, a secret it names, a path outside the workspace). */
+  why?: string;
+  /** Asked whatever the auto-approval switches and YOLO say: no setting lets it through unasked. */
+  alwaysAsks?: boolean;
 }
 
 /** Token and cost accounting of one API request, updated as usage arrives. */

@@ -79,7 +79,7 @@ describe("the guard's own files, through the Task", () => {
     await writeFile(join(h.workspace, ".tandemignore"), "private/\n");
     expect(await h.run("Tidy up")).toBe("completed");
     expect(commandAsks(h)).toHaveLength(1);
-    expect(commandAsks(h)[0]?.text).toMatch(/\.tandemignore is one of the guard's own files/);
+    expect(commandAsks(h)[0]?.tool?.why).toMatch(/\.tandemignore is one of the guard's own files/);
     expect(existsSync(join(h.workspace, ".tandemignore"))).toBe(true);
   });
 
@@ -102,7 +102,7 @@ describe("reads outside the workspace, through the Task", () => {
     });
     expect(await asked.run("Read it")).toBe("completed");
     expect(commandAsks(asked)).toHaveLength(1);
-    expect(commandAsks(asked)[0]?.text).toMatch(/outside the workspace/);
+    expect(commandAsks(asked)[0]?.tool?.why).toMatch(/outside the workspace/);
     await asked.dispose();
     harness = undefined;
 

@@ -6,7 +6,8 @@ import type { ApprovalRequest, PathGuard } from "./tools/types";
 
 export type ApprovalVerdict =
   | { readonly verdict: "auto" }
-  | { readonly verdict: "ask"; note?: string }
+  /** `note`: why, for the person; `always`: no switch and not YOLO would let it through. */
+  | { readonly verdict: "ask"; note?: string; always?: boolean }
   /** Refused without asking: the command guard blocked it. */
   | { readonly verdict: "deny"; reason: string };
 
@@ -24,7 +25,7 @@ export async function decideApproval(
   if (request.category === "command") return decideCommand(request, settings, workspace);
   // A file tool's change to the guard's own files is the person's call, before YOLO and the switches.
   const guarded = request.category === "edit" ? guardedChangeNote(workspace.cwd, request.paths ?? []) : undefined;
-  if (guarded) return { verdict: "ask", note: guarded };
+  if (guarded) return { verdict: "ask", note: guarded, always: true };
   if (settings.yolo) return { verdict: "auto" };
   const auto = settings.autoApproval;
   const outside = request.message.outsideWorkspace === true;
@@ -63,9 +64,9 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
   const decision = applyModelRequest(policy, request.requiresApproval === true);
   if (decision.decision === "deny") return { verdict: "deny", reason: decision.reason };
   const guarded = guardedCommandNote(decision.files, workspace.cwd);
-  if (guarded) return { verdict: "ask", note: guarded };
+  if (guarded) return { verdict: "ask", note: guarded, always: true };
   const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
-  if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.` };
+  if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.`, always: true };
   if (settings.yolo) return { verdict: "auto" };
   if (auto.executeAllCommands) return { verdict: "auto" };
   if (decision.decision === "allow" && auto.executeSafeCommands) return { verdict: "auto" };

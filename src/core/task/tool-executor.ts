@@ -165,7 +165,9 @@ export class ToolExecutor {
       await deps.say(kind, request.command, { tool: request.message });
       return { approved: true };
     }
-    const answer = await deps.ask(kind, [request.command ?? "", verdict.note].filter(Boolean).join("\n"), { tool: request.message });
+    // The question is the command (or the tool row); why Tandem asks travels beside it, for the row to show.
+    const why = verdict.note ? { why: verdict.note, ...(verdict.always ? { alwaysAsks: true } : {}) } : {};
+    const answer = await deps.ask(kind, request.command ?? "", { tool: { ...request.message, ...why } });
     const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
     if (feedback) await deps.say("user_feedback", feedback.text, { images: feedback.images });
     if (answer.type === "yes" && !deps.signal.aborted) return { approved: true, feedback };

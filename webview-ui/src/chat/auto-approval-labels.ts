@@ -16,4 +16,6 @@ export const AUTO_APPROVAL_KEYS = Object.keys(AUTO_APPROVAL_LABELS) as (keyof Au
 
 export const YOLO_WARNING =
   "YOLO approves every file edit and every command without asking you, inside the workspace and outside it, " +
-  "including commands that delete files or reach the network. Turn it on only where a mistake costs nothing.";
+  "including commands that delete files or reach the network. The command guard refuses the destructive commands it can " +
+  "read and, with no sandbox, any command it cannot read; scripts and programs a command starts are not checked. " +
+  "Changes to .tandemignore, .git/, .vscode/ and .tandem/ still ask. Turn it on only where a mistake costs nothing.";

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import { Row } from "./Row";
+import { AskReason } from "./ToolRow";
 import { toolLabel, toolPhase } from "./tool-labels";
 
 /** A shell command: asked for, then run (or not, and why). */
@@ -11,6 +12,7 @@ export function CommandRow({ message }: { message: ChatMessage }) {
         <span className="prompt" aria-hidden="true">$ </span>
         {message.text}
       </pre>
+      <AskReason tool={message.tool} />
     </Row>
   );
 }

@@ -12,8 +12,19 @@ export function ToolRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message} icon={label.icon} title={label.title}>
       {tool.path !== undefined && <ToolPath tool={tool} />}
+      <AskReason tool={tool} />
       <ToolContent tool={tool} />
     </Row>
+  );
+}
+
+/** Why Tandem asks about this one, when it is not the usual switch (a guard file, a secret, outside the workspace). */
+export function AskReason({ tool }: { tool: ToolMessageInfo | undefined }) {
+  if (!tool?.why) return null;
+  return (
+    <p className="ask-reason">
+      {tool.alwaysAsks && <span className="badge warning-badge">always asks</span>} {tool.why}
+    </p>
   );
 }
 
