@@ -23,6 +23,7 @@ const NAMES: Record<keyof AutoApprovalSettings, Omit<Switch, "key">> = {
   executeAllCommands: { name: "command-all", allows: "run any command (the guard still refuses destructive ones)" },
   useBrowser: { name: "browser", allows: "fetch web pages (web_fetch)" },
   useMcp: { name: "mcp", allows: "use MCP servers" },
+  runOutsideSandbox: { name: "outside-sandbox", allows: "run commands the model asks to run outside the sandbox" },
 };
 
 export const AUTO_APPROVE_SWITCHES: readonly Switch[] = (Object.keys(NAMES) as (keyof AutoApprovalSettings)[]).map((key) => ({ key, ...NAMES[key] }));

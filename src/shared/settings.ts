@@ -10,6 +10,8 @@ export interface AutoApprovalSettings {
   executeAllCommands: boolean;
   useBrowser: boolean;
   useMcp: boolean;
+  /** Run, without asking, commands the model asks to run outside the OS sandbox (`sandbox="off"`). */
+  runOutsideSandbox: boolean;
 }
 
 export const DEFAULT_AUTO_APPROVAL: Readonly<AutoApprovalSettings> = {
@@ -21,6 +23,28 @@ export const DEFAULT_AUTO_APPROVAL: Readonly<AutoApprovalSettings> = {
   executeAllCommands: false,
   useBrowser: false,
   useMcp: false,
+  runOutsideSandbox: false,
+};
+
+/** `auto`: commands run in the OS sandbox where the machine has one; `on`: refuse commands where it has none. */
+export type SandboxMode = "auto" | "on" | "off";
+/** What sandboxed commands may reach: nothing, the allow list (package registries and added domains), or everything. */
+export type SandboxNetwork = "none" | "allowList" | "all";
+
+export interface SandboxSettings {
+  mode: SandboxMode;
+  network: SandboxNetwork;
+  /** Domains added to the allow list, e.g. "api.github.com" or "*.example.com". */
+  allowedDomains: string[];
+  /** Folders commands may write besides the workspace and the task's temp folder, e.g. "~/.npm", "~/.cache". */
+  writableFolders: string[];
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = {
+  mode: "auto",
+  network: "allowList",
+  allowedDomains: [],
+  writableFolders: [],
 };
 
 /** How the model calls tools: XML in its text (any model) or the provider's native tool calls. */
@@ -43,6 +67,8 @@ export interface AgentSettings {
   requestRetries: number;
   /** Longest silence from the provider, before the first event or between two, before a request counts as stalled. */
   stallTimeoutSeconds: number;
+  /** The OS sandbox commands run in. */
+  sandbox: SandboxSettings;
 }
 
 /**
@@ -64,4 +90,5 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   commandDenyGuard: true,
   requestRetries: 3,
   stallTimeoutSeconds: 30,
+  sandbox: DEFAULT_SANDBOX_SETTINGS,
 };
