@@ -122,3 +122,78 @@ describe("settings entries (changes from the panel)", () => {
     expect(() => apiSettingsEntries({ apiKey: "sk" })).toThrow(/Unknown Tandem API setting "apiKey"/);
   });
 });
+
+describe("the sandbox settings", () => {
+  it("reads mode, network and lists into settings.sandbox, and the outside-the-sandbox switch into autoApproval", () => {
+    const read = readAgentSettings(
+      defaults({
+        "sandbox.mode": "on",
+        "sandbox.network": "none",
+        "sandbox.allowedDomains": [" api.github.com ", "*.example.com", "registry.example.com:8443", ""],
+        "sandbox.writableFolders": ["~/.npm", " ", "~/.cache"],
+        "autoApprove.runOutsideSandbox": true,
+      }),
+    );
+    expect(read.problems).toEqual([]);
+    expect(read.value.sandbox).toEqual({
+      mode: "on",
+      network: "none",
+      allowedDomains: ["api.github.com", "*.example.com", "registry.example.com:8443"],
+      writableFolders: ["~/.npm", "~/.cache"],
+    });
+    expect(read.value.autoApproval.runOutsideSandbox).toBe(true);
+  });
+
+  it("replaces bad values by the defaults and says which setting and why", () => {
+    const read = readAgentSettings(
+      defaults({ "sandbox.mode": "strict", "sandbox.network": "some", "sandbox.writableFolders": "~/.npm", "autoApprove.runOutsideSandbox": "yes" }),
+    );
+    expect(read.value).toEqual(DEFAULT_AGENT_SETTINGS);
+    expect(read.problems).toEqual([
+      'tandem.autoApprove.runOutsideSandbox must be true or false, not "yes"; using false.',
+      'tandem.sandbox.mode must be one of auto, on, off, not "strict"; using "auto".',
+      'tandem.sandbox.network must be one of none, allowList, all, not "some"; using "allowList".',
+      'tandem.sandbox.writableFolders must be a list of folders such as "~/.npm", not "~/.npm"; using [].',
+    ]);
+  });
+
+  it.each([
+    ["https://api.github.com", '"https://api.github.com" has a scheme: write the domain alone, "api.github.com"'],
+    ["api.github.com/repos", '"api.github.com/repos" has a path: write the domain alone, "api.github.com"'],
+    ["api.github.com pypi.org", '"api.github.com pypi.org" has a space: one domain per entry'],
+  ])("refuses the domain %j, naming the fix", (domain, why) => {
+    const read = readAgentSettings(defaults({ "sandbox.allowedDomains": ["pypi.org", domain] }));
+    expect(read.value.sandbox.allowedDomains).toEqual([]);
+    expect(read.problems).toEqual([expect.stringContaining(`tandem.sandbox.allowedDomains must be a list of domains such as "registry.example.com" or "*.example.com" (${why})`)]);
+    expect(() => agentSettingsEntries({ sandbox: { ...DEFAULT_AGENT_SETTINGS.sandbox, allowedDomains: [domain] } })).toThrow(why);
+  });
+
+  it("writes a change from the panel to the sandbox's keys, and refuses unknown or bad ones", () => {
+    expect(agentSettingsEntries({ sandbox: { ...DEFAULT_AGENT_SETTINGS.sandbox, network: "all", writableFolders: ["~/.npm"] } })).toEqual([
+      ["sandbox.mode", "auto"],
+      ["sandbox.network", "all"],
+      ["sandbox.allowedDomains", []],
+      ["sandbox.writableFolders", ["~/.npm"]],
+    ]);
+    expect(agentSettingsEntries({ autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval, runOutsideSandbox: true } })).toContainEqual([
+      "autoApprove.runOutsideSandbox",
+      true,
+    ]);
+    expect(() => agentSettingsEntries({ sandbox: { mode: "maybe" } as never })).toThrow(/tandem.sandbox.mode must be one of auto, on, off/);
+    expect(() => agentSettingsEntries({ sandbox: { proxy: "x" } as never })).toThrow(/Unknown sandbox setting "proxy"/);
+    expect(() => agentSettingsEntries({ sandbox: null as never })).toThrow(/sandbox must be an object/);
+  });
+
+  it("declares no setting that is the prefix of another: VS Code's settings tree would drop one of them", () => {
+    const keys = Object.keys(declared);
+    expect(keys.filter((key) => keys.some((other) => other.startsWith(`${key}.`)))).toEqual([]);
+  });
+
+  it("describes the mode, the default allow list and the outside-the-sandbox switch", () => {
+    const text = (key: string) => JSON.stringify(declared[key]);
+    expect(text("tandem.sandbox.mode")).toMatch(/auto = on where available; on = refuse commands when it is not available/);
+    expect(text("tandem.sandbox.network")).toMatch(/npm, PyPI, crates.io, the Go module proxy, Maven Central and RubyGems/);
+    expect(text("tandem.autoApprove.runOutsideSandbox")).toMatch(/^.*Allow commands outside the sandbox/);
+    for (const key of ["tandem.yoloMode", "tandem.commandDenyGuard"]) expect(text(key)).toMatch(/sandbox on[^]*Without a sandbox the guard alone judges commands/);
+  });
+});

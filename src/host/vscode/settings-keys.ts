@@ -5,7 +5,17 @@
  * Changes from the webview are checked too, and a bad one is refused with a clear error.
  */
 import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/protocol";
-import { DEFAULT_AGENT_SETTINGS, DEFAULT_AUTO_APPROVAL, REQUEST_LIMITS, type AgentSettings, type AutoApprovalSettings } from "../../shared/settings";
+import {
+  DEFAULT_AGENT_SETTINGS,
+  DEFAULT_AUTO_APPROVAL,
+  DEFAULT_SANDBOX_SETTINGS,
+  REQUEST_LIMITS,
+  type AgentSettings,
+  type AutoApprovalSettings,
+  type SandboxMode,
+  type SandboxNetwork,
+  type SandboxSettings,
+} from "../../shared/settings";
 
 /** Reads one key below `tandem.` (the effective value, defaults included). */
 export type ConfigReader = (key: string) => unknown;
@@ -24,6 +34,8 @@ const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai"];
 const TOOL_CALL_MODES: readonly AgentSettings["toolCallMode"][] = ["xml", "native"];
 const OPENAI_APIS: readonly OpenAiApiSetting[] = ["auto", "chat", "responses"];
 const MISTAKE_LIMIT_MAX = 100;
+const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "on", "off"];
+const SANDBOX_NETWORKS: readonly SandboxNetwork[] = ["none", "allowList", "all"];
 
 /** A setting that could not be used; the message names it. */
 export class SettingValueError extends Error {
@@ -31,6 +43,9 @@ export class SettingValueError extends Error {
 }
 
 type Check<T> = (value: unknown) => T | undefined;
+/** What a value must be; a function when the sentence can name what is wrong with this value. */
+type Expected = string | ((raw: unknown) => string);
+const expectedFor = (expected: Expected, raw: unknown): string => (typeof expected === "string" ? expected : expected(raw));
 
 const isBoolean: Check<boolean> = (v) => (typeof v === "boolean" ? v : undefined);
 const wholeNumber = (min: number, max: number): Check<number> => (v) => (Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? (v as number) : undefined);
@@ -43,6 +58,26 @@ const isProvider: Check<ProviderId> = (v) => PROVIDERS.find((p) => p === v);
 const isOpenAiApi: Check<OpenAiApiSetting | null> = (v) => (v === undefined || v === null || v === "auto" ? null : OPENAI_APIS.find((a) => a === v));
 const isStringList: Check<string[]> = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === "string") ? v.map((item: string) => item.trim()).filter(Boolean) : undefined;
+const isSandboxMode: Check<SandboxMode> = (v) => SANDBOX_MODES.find((m) => m === v);
+const isSandboxNetwork: Check<SandboxNetwork> = (v) => SANDBOX_NETWORKS.find((n) => n === v);
+
+/** Why `text` is not a domain the allow list can take ("api.github.com", "*.example.com", "host:8443"), or undefined. */
+export function domainProblem(text: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
+  if (scheme) return `"${text}" has a scheme: write the domain alone, "${text.slice(scheme[0].length).split("/")[0]}"`;
+  if (/\s/.test(text)) return `"${text}" has a space: one domain per entry`;
+  if (text.includes("/")) return `"${text}" has a path: write the domain alone, "${text.split("/")[0]}"`;
+  return undefined;
+}
+const isDomainList: Check<string[]> = (v) => {
+  const list = isStringList(v);
+  return list?.every((domain) => !domainProblem(domain)) ? list : undefined;
+};
+const domainListExpected = (raw: unknown): string => {
+  const first = Array.isArray(raw) ? raw.map((d) => (typeof d === "string" ? domainProblem(d.trim()) : undefined)).find(Boolean) : undefined;
+  return first ? `a list of domains such as "registry.example.com" or "*.example.com" (${first})` : EXPECTED.domainList;
+};
+
 /** Optional text: empty means unset. */
 const isOptionalText: Check<string | null> = (v) => (v === undefined || v === null ? null : typeof v === "string" ? v.trim() || null : undefined);
 /** Optional positive whole number: null or 0 means unset. */
@@ -58,6 +93,10 @@ const EXPECTED = {
   provider: `one of ${PROVIDERS.join(", ")}`,
   openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
   stringList: "a list of strings",
+  sandboxMode: `one of ${SANDBOX_MODES.join(", ")}`,
+  sandboxNetwork: `one of ${SANDBOX_NETWORKS.join(", ")}`,
+  domainList: 'a list of domains such as "registry.example.com" or "*.example.com"',
+  folderList: 'a list of folders such as "~/.npm"',
   optionalText: "a string",
   optionalCount: "a positive whole number (or empty)",
 };
@@ -67,12 +106,12 @@ class Reader {
   readonly problems: string[] = [];
   constructor(private readonly get: ConfigReader) {}
 
-  read<T>(key: string, check: Check<T>, fallback: T, expected: string): T {
+  read<T>(key: string, check: Check<T>, fallback: T, expected: Expected): T {
     const raw = this.get(key);
     if (raw === undefined) return fallback;
     const value = check(raw);
     if (value !== undefined) return value;
-    this.problems.push(`tandem.${key} must be ${expected}, not ${JSON.stringify(raw)}; using ${JSON.stringify(fallback)}.`);
+    this.problems.push(`tandem.${key} must be ${expectedFor(expected, raw)}, not ${JSON.stringify(raw)}; using ${JSON.stringify(fallback)}.`);
     return fallback;
   }
 }
@@ -94,8 +133,30 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     commandDenyGuard: r.read("commandDenyGuard", isBoolean, d.commandDenyGuard, EXPECTED.boolean),
     requestRetries: r.read("requestRetries", isRequestRetries, d.requestRetries, EXPECTED.requestRetries),
     stallTimeoutSeconds: r.read("stallTimeoutSeconds", isStallTimeout, d.stallTimeoutSeconds, EXPECTED.stallTimeout),
+    sandbox: readSandboxSettings(r),
   };
   return { value, problems: r.problems };
+}
+
+/**
+ * The mode is `tandem.sandbox.mode`, not `tandem.sandbox`: VS Code keeps settings as one tree, and a
+ * key that is also the prefix of others (`tandem.sandbox` and `tandem.sandbox.network`) loses one of them.
+ */
+const SANDBOX_KEYS: Readonly<Record<keyof SandboxSettings, { key: string; check: Check<unknown>; expected: Expected }>> = {
+  mode: { key: "sandbox.mode", check: isSandboxMode, expected: EXPECTED.sandboxMode },
+  network: { key: "sandbox.network", check: isSandboxNetwork, expected: EXPECTED.sandboxNetwork },
+  allowedDomains: { key: "sandbox.allowedDomains", check: isDomainList, expected: domainListExpected },
+  writableFolders: { key: "sandbox.writableFolders", check: isStringList, expected: EXPECTED.folderList },
+};
+
+function readSandboxSettings(r: Reader): SandboxSettings {
+  const d = DEFAULT_SANDBOX_SETTINGS;
+  return {
+    mode: r.read(SANDBOX_KEYS.mode.key, isSandboxMode, d.mode, EXPECTED.sandboxMode),
+    network: r.read(SANDBOX_KEYS.network.key, isSandboxNetwork, d.network, EXPECTED.sandboxNetwork),
+    allowedDomains: r.read(SANDBOX_KEYS.allowedDomains.key, isDomainList, [...d.allowedDomains], domainListExpected),
+    writableFolders: r.read(SANDBOX_KEYS.writableFolders.key, isStringList, [...d.writableFolders], EXPECTED.folderList),
+  };
 }
 
 export function readApiSettings(get: ConfigReader): ReadResult<ApiSettings> {
@@ -115,13 +176,13 @@ export function readApiSettings(get: ConfigReader): ReadResult<ApiSettings> {
 }
 
 /** Checks a change for the store; throws SettingValueError naming the first bad value. */
-function entry<T>(key: string, raw: unknown, check: Check<T>, expected: string): ConfigEntry {
+function entry<T>(key: string, raw: unknown, check: Check<T>, expected: Expected): ConfigEntry {
   const value = check(raw);
-  if (value === undefined) throw new SettingValueError(`tandem.${key} must be ${expected}; got ${JSON.stringify(raw) ?? "undefined"}.`);
+  if (value === undefined) throw new SettingValueError(`tandem.${key} must be ${expectedFor(expected, raw)}; got ${JSON.stringify(raw) ?? "undefined"}.`);
   return [key, value];
 }
 
-const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval">, { key: string; check: Check<unknown>; expected: string }>> = {
+const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | "sandbox">, { key: string; check: Check<unknown>; expected: string }>> = {
   yolo: { key: "yoloMode", check: isBoolean, expected: EXPECTED.boolean },
   mistakeLimit: { key: "mistakeLimit", check: isMistakeLimit, expected: EXPECTED.mistakeLimit },
   toolCallMode: { key: "toolCallMode", check: isToolCallMode, expected: EXPECTED.toolCallMode },
@@ -139,6 +200,10 @@ export function agentSettingsEntries(change: Readonly<Record<string, unknown>>):
       entries.push(...autoApprovalEntries(raw));
       continue;
     }
+    if (name === "sandbox") {
+      entries.push(...sandboxEntries(raw));
+      continue;
+    }
     const spec = Object.hasOwn(AGENT_KEYS, name) ? AGENT_KEYS[name as keyof typeof AGENT_KEYS] : undefined;
     if (!spec) throw new SettingValueError(`Unknown Tandem setting "${name}".`);
     entries.push(entry(spec.key, raw, spec.check, spec.expected));
@@ -151,6 +216,16 @@ function autoApprovalEntries(raw: unknown): ConfigEntry[] {
   return Object.entries(raw).map(([name, value]) => {
     if (!Object.hasOwn(DEFAULT_AUTO_APPROVAL, name)) throw new SettingValueError(`Unknown auto-approval switch "${name}".`);
     return entry(AUTO_APPROVE_PREFIX + name, value, isBoolean, EXPECTED.boolean);
+  });
+}
+
+/** A change may name only some of the sandbox's settings (the panel sends one list at a time). */
+function sandboxEntries(raw: unknown): ConfigEntry[] {
+  if (typeof raw !== "object" || raw === null) throw new SettingValueError("sandbox must be an object of sandbox settings.");
+  return Object.entries(raw).map(([name, value]) => {
+    const spec = Object.hasOwn(SANDBOX_KEYS, name) ? SANDBOX_KEYS[name as keyof SandboxSettings] : undefined;
+    if (!spec) throw new SettingValueError(`Unknown sandbox setting "${name}".`);
+    return entry(spec.key, value, spec.check, spec.expected);
   });
 }
 
