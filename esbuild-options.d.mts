@@ -4,3 +4,5 @@ import type { BuildOptions, Plugin } from "esbuild";
 export declare const REPO_ROOT: string;
 export declare function bundleOptions(target: { outdir: string; production: boolean }): BuildOptions & { plugins: Plugin[] };
 export declare function copyTreeSitterWasm(outdir: string): void;
+export declare const SANDBOX_VENDOR_FILES: readonly { readonly file: string; readonly mode: number }[];
+export declare function copySandboxVendor(outdir: string): void;

@@ -1,6 +1,6 @@
 // The one definition of how Tandem is bundled. esbuild.mjs builds dist/ with it, and the bundle
 // tests (test/bundle/) build a temp folder with it, so a build option that breaks a tool fails CI.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,7 +51,9 @@ export function bundleOptions({ outdir, production }) {
     format: "cjs",
     platform: "node",
     target: "node20",
-    external: ["vscode"],
+    // The sandbox library loads this optional peer (a Windows backend) by a variable specifier only
+    // when asked to; external says so, so no build ever tries to resolve it.
+    external: ["vscode", "@microsoft/mxc-sdk"],
     sourcemap: true,
     sourcesContent: false,
     minify: production,
@@ -73,4 +75,32 @@ export function copyTreeSitterWasm(outdir) {
   const folder = resolve(REPO_ROOT, outdir, "tree-sitter");
   mkdirSync(folder, { recursive: true });
   for (const { file, module } of files) copyFileSync(require.resolve(module), join(folder, file));
+}
+
+/**
+ * Files @anthropic-ai/sandbox-runtime runs or hands to the sandboxed command, which esbuild cannot
+ * bundle. Bundled, the library looks for them beside its bundle first (`<dir of core.js or
+ * cli.js>/vendor/...`, from import.meta.url): apply-seccomp for both Linux architectures (it must
+ * be executable: bubblewrap execs it), and the JVM agent that points Java tools at the proxy.
+ * The Windows helper (vendor/srt-win, 7.6 MB) is left out: Tandem has no Windows sandbox.
+ */
+export const SANDBOX_VENDOR_FILES = [
+  { file: "vendor/seccomp/x64/apply-seccomp", mode: 0o755 },
+  { file: "vendor/seccomp/arm64/apply-seccomp", mode: 0o755 },
+  { file: "vendor/java-proxy-agent/srt-proxy-agent.jar", mode: 0o644 },
+];
+
+/**
+ * Copies SANDBOX_VENDOR_FILES from the installed library into `<outdir>/vendor/`, modes included.
+ * @param {string} outdir
+ */
+export function copySandboxVendor(outdir) {
+  const require = createRequire(join(REPO_ROOT, "package.json"));
+  const library = dirname(require.resolve("@anthropic-ai/sandbox-runtime/package.json"));
+  for (const { file, mode } of SANDBOX_VENDOR_FILES) {
+    const target = resolve(REPO_ROOT, outdir, file);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(library, file), target);
+    chmodSync(target, mode);
+  }
 }

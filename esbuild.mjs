@@ -2,7 +2,7 @@
 // options of esbuild-options.mjs (shared with the bundle tests).
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from "esbuild";
-import { bundleOptions, copyTreeSitterWasm } from "./esbuild-options.mjs";
+import { bundleOptions, copySandboxVendor, copyTreeSitterWasm } from "./esbuild-options.mjs";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -30,6 +30,7 @@ const options = {
 };
 
 copyTreeSitterWasm("dist");
+copySandboxVendor("dist");
 
 if (watch) {
   const context = await esbuild.context(options);

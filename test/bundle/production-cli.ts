@@ -6,13 +6,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
-import { bundleOptions, copyTreeSitterWasm } from "../../esbuild-options.mjs";
+import { bundleOptions, copySandboxVendor, copyTreeSitterWasm } from "../../esbuild-options.mjs";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
 
-/** The production bundles (extension.js, core.js, cli.js) and tree-sitter/ in `outdir`. */
+/** The production bundles (extension.js, core.js, cli.js), tree-sitter/ and the sandbox's vendor/ in `outdir`. */
 export async function buildProductionBundles(outdir: string): Promise<void> {
   await esbuild.build({ ...bundleOptions({ outdir, production: true }), logLevel: "silent" });
   copyTreeSitterWasm(outdir);
+  copySandboxVendor(outdir);
 }
 
 export interface CliRun {
