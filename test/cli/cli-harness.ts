@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
-import { bundleOptions } from "../../esbuild-options.mjs";
+import { bundleOptions, copySandboxVendor } from "../../esbuild-options.mjs";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
 
 export interface CliRun {
@@ -64,10 +64,11 @@ export async function startCliHarness(): Promise<CliHarness> {
   };
 }
 
-/** The CLI entry built with the project's one definition of the build, as `npm run build` ships it. */
+/** The CLI entry built with the project's one definition of the build, as `npm run build` ships it (the sandbox's helpers beside it). */
 async function buildCli(outdir: string): Promise<void> {
   const options = bundleOptions({ outdir, production: false });
   await esbuild.build({ ...options, entryPoints: [{ in: "src/cli/main.ts", out: "cli" }], logLevel: "silent" });
+  copySandboxVendor(outdir);
 }
 
 function listeningUrl(server: ChildProcess): Promise<string> {
