@@ -10,6 +10,7 @@
  * with the length of the message either.
  */
 import type { AskResponse, ChatMessage } from "./messages";
+import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 
 export type ProviderId = "anthropic" | "openai";
@@ -84,6 +85,8 @@ export interface WebviewState {
   running: boolean;
   settings: WebviewSettings;
   history: readonly HistoryItem[];
+  /** What the OS sandbox for commands is doing; unset while the host has none (not started yet). */
+  sandbox?: SandboxStatus;
 }
 
 /** Views the host can ask the panel to show. */
@@ -110,6 +113,8 @@ export type ToWebviewMessage =
   | { readonly type: "taskRunning"; running: boolean }
   | { readonly type: "settingsChanged"; settings: WebviewSettings }
   | { readonly type: "historyChanged"; history: readonly HistoryItem[] }
+  /** The sandbox's state changed: its check ended, or the person changed tandem.sandbox.*. */
+  | { readonly type: "sandboxChanged"; sandbox: SandboxStatus }
   | { readonly type: "showView"; view: PanelView }
   | { readonly type: "focusInput" }
   /** Text to insert into the input box (e.g. "Add Selection to Chat"). */

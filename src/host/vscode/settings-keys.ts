@@ -5,6 +5,7 @@
  * Changes from the webview are checked too, and a bad one is refused with a clear error.
  */
 import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/protocol";
+import { domainProblem } from "../../shared/sandbox-domains";
 import {
   DEFAULT_AGENT_SETTINGS,
   DEFAULT_AUTO_APPROVAL,
@@ -61,14 +62,6 @@ const isStringList: Check<string[]> = (v) =>
 const isSandboxMode: Check<SandboxMode> = (v) => SANDBOX_MODES.find((m) => m === v);
 const isSandboxNetwork: Check<SandboxNetwork> = (v) => SANDBOX_NETWORKS.find((n) => n === v);
 
-/** Why `text` is not a domain the allow list can take ("api.github.com", "*.example.com", "host:8443"), or undefined. */
-export function domainProblem(text: string): string | undefined {
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
-  if (scheme) return `"${text}" has a scheme: write the domain alone, "${text.slice(scheme[0].length).split("/")[0]}"`;
-  if (/\s/.test(text)) return `"${text}" has a space: one domain per entry`;
-  if (text.includes("/")) return `"${text}" has a path: write the domain alone, "${text.split("/")[0]}"`;
-  return undefined;
-}
 const isDomainList: Check<string[]> = (v) => {
   const list = isStringList(v);
   return list?.every((domain) => !domainProblem(domain)) ? list : undefined;

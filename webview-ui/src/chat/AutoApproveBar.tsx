@@ -2,7 +2,7 @@ import { VscodeCheckbox, VscodeCollapsible } from "../components/vscode-elements
 import type { AgentSettings, AutoApprovalSettings } from "../../../src/shared/settings";
 import { Icon } from "../components/Icon";
 import { useExtensionState, usePost } from "../use-extension-state";
-import { AUTO_APPROVAL_KEYS, AUTO_APPROVAL_LABELS, YOLO_WARNING } from "./auto-approval-labels";
+import { AUTO_APPROVAL_KEYS, AUTO_APPROVAL_LABELS, yoloWarning } from "./auto-approval-labels";
 
 function summary(agent: AgentSettings): string {
   if (agent.yolo) return "Auto-approve: everything (YOLO)";
@@ -10,11 +10,15 @@ function summary(agent: AgentSettings): string {
   return `Auto-approve: ${on.length > 0 ? on.join(", ") : "none"}`;
 }
 
+/** YOLO does not approve these (a command outside the sandbox asks even in YOLO), so their switch stays usable. */
+const NOT_COVERED_BY_YOLO: ReadonlySet<keyof AutoApprovalSettings> = new Set(["runOutsideSandbox"]);
+
 const checkedOf = (event: Event): boolean => (event.target as HTMLInputElement).checked;
 
 /** The auto-approval switches and YOLO, sent to the host as agent settings. */
 export function AutoApproveBar() {
   const agent = useExtensionState((state) => state.settings?.agent);
+  const sandbox = useExtensionState((state) => state.sandbox);
   const post = usePost();
   if (!agent) return null;
   const setSwitch = (key: keyof AutoApprovalSettings, value: boolean) =>
@@ -33,7 +37,7 @@ export function AutoApproveBar() {
               key={key}
               data-setting={key}
               checked={agent.autoApproval[key]}
-              disabled={agent.yolo}
+              disabled={agent.yolo && !NOT_COVERED_BY_YOLO.has(key)}
               onChange={(event) => setSwitch(key, checkedOf(event))}
             >
               {AUTO_APPROVAL_LABELS[key].label}
@@ -47,7 +51,7 @@ export function AutoApproveBar() {
         >
           YOLO: approve everything
         </VscodeCheckbox>
-        <p className="yolo-warning">{YOLO_WARNING}</p>
+        <p className="yolo-warning">{yoloWarning(sandbox, agent.autoApproval.runOutsideSandbox)}</p>
       </VscodeCollapsible>
     </div>
   );

@@ -269,7 +269,7 @@ describe("task header and auto-approve bar", () => {
         settings: {
           autoApproval: {
             readFiles: true, readFilesExternally: false, editFiles: true, editFilesExternally: false,
-            executeSafeCommands: false, executeAllCommands: false, useBrowser: false, useMcp: false,
+            executeSafeCommands: false, executeAllCommands: false, useBrowser: false, useMcp: false, runOutsideSandbox: false,
           },
         },
       },

@@ -1,3 +1,4 @@
+import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type { AutoApprovalSettings } from "../../../src/shared/settings";
 
 /** Every switch with its label; a Record, so a new switch in settings.ts must get a label here. */
@@ -10,12 +11,49 @@ export const AUTO_APPROVAL_LABELS: Record<keyof AutoApprovalSettings, { label: s
   executeAllCommands: { label: "Run all commands", short: "All commands" },
   useBrowser: { label: "Use the browser", short: "Browser" },
   useMcp: { label: "Use MCP servers", short: "MCP" },
+  runOutsideSandbox: { label: "Run commands outside the sandbox", short: "Outside the sandbox" },
 };
 
 export const AUTO_APPROVAL_KEYS = Object.keys(AUTO_APPROVAL_LABELS) as (keyof AutoApprovalSettings)[];
 
-export const YOLO_WARNING =
+const YOLO_APPROVES =
   "YOLO approves every file edit and every command without asking you, inside the workspace and outside it, " +
-  "including commands that delete files or reach the network. The command guard refuses the destructive commands it can " +
-  "read and, with no sandbox, any command it cannot read; scripts and programs a command starts are not checked. " +
-  "Changes to .tandemignore, .git/, .vscode/ and .tandem/ still ask. Turn it on only where a mistake costs nothing.";
+  "including commands that delete files or reach the network.";
+const GUARD_ALONE =
+  "the command guard alone judges commands: it refuses the destructive commands it can read and any command it cannot read; " +
+  "scripts and programs a command starts are not checked.";
+const STILL_ASKS = "Changes to .tandemignore, .git/, .vscode/ and .tandem/ still ask. Turn it on only where a mistake costs nothing.";
+
+/** "reaches only …" for a sandboxed command. */
+function networkReach(sandbox: SandboxStatus): string {
+  if (sandbox.network === "all") return "may reach any host";
+  if (sandbox.network === "none") return "reach no network";
+  return `reach only the ${sandbox.allowedDomains.length} allowed domains`;
+}
+
+const withoutStop = (text: string) => text.trim().replace(/[.;:]+$/, "");
+
+/**
+ * What YOLO lets through, as the sandbox stands: commands confined, or the guard alone (and why
+ * there is no sandbox). Unknown sandbox (the host has not said): only what holds either way.
+ */
+export function yoloWarning(sandbox: SandboxStatus | undefined, runOutsideSandbox = false): string {
+  if (!sandbox) {
+    return `${YOLO_APPROVES} The command guard refuses the destructive commands it can read and, with no sandbox, any command it cannot read; scripts and programs a command starts are not checked. ${STILL_ASKS}`;
+  }
+  if (sandbox.active) {
+    const outside = runOutsideSandbox
+      ? "A command the model asks to run outside the sandbox runs without asking, because \"Run commands outside the sandbox\" is on."
+      : "A command the model asks to run outside the sandbox still asks you.";
+    return (
+      `${YOLO_APPROVES} Commands run in the sandbox (${sandbox.technology ?? "OS sandbox"}): they write only in the workspace, a temp folder and the folders you listed, ` +
+      `cannot read credential stores or ignored files, and ${networkReach(sandbox)}. The command guard still refuses the destructive commands it can read. ${outside} ${STILL_ASKS}`
+    );
+  }
+  if (sandbox.mode === "off") return `${YOLO_APPROVES} The sandbox is off (tandem.sandbox.mode), so ${GUARD_ALONE} ${STILL_ASKS}`;
+  const reason = sandbox.reason ? `: ${withoutStop(sandbox.reason)}` : "";
+  if (sandbox.refusesCommands) {
+    return `${YOLO_APPROVES} No sandbox on this machine${reason}; tandem.sandbox.mode is "on", so Tandem refuses to run commands. ${STILL_ASKS}`;
+  }
+  return `${YOLO_APPROVES} No sandbox on this machine${reason}; ${GUARD_ALONE} ${STILL_ASKS}`;
+}

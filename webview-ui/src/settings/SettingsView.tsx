@@ -5,6 +5,7 @@ import { useExtensionState, usePost } from "../use-extension-state";
 import { ApiKeyField } from "./ApiKeyField";
 import { Field } from "./Field";
 import { ModelPicker } from "./ModelPicker";
+import { SandboxSection } from "./SandboxSection";
 import { PROVIDER_NAMES, PROVIDERS } from "./provider-names";
 import { TextSetting } from "./TextSetting";
 import { checkThinkingBudget, checkUrl, checkWholeNumber } from "./validation";
@@ -25,6 +26,7 @@ export function SettingsView({ onDone }: { onDone: () => void }) {
 
 function SettingsForm({ settings }: { settings: WebviewSettings }) {
   const post = usePost();
+  const sandbox = useExtensionState((state) => state.sandbox);
   const { api, agent } = settings;
   const updateApi = (changes: Partial<ApiSettings>) => post({ type: "updateApiSettings", settings: changes });
   const updateAgent = (changes: Partial<AgentSettings>) => post({ type: "updateAgentSettings", settings: changes });
@@ -104,6 +106,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
           </VscodeSingleSelect>
         </Field>
       </section>
+      <SandboxSection settings={agent.sandbox} status={sandbox} onChange={(next) => updateAgent({ sandbox: next })} />
     </>
   );
 }

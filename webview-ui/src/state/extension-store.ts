@@ -4,6 +4,7 @@
  * one slot of the message list and re-renders only the row showing that message.
  */
 import type { ChatMessage } from "../../../src/shared/messages";
+import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type {
   HistoryItem,
   PanelView,
@@ -30,6 +31,8 @@ export interface PanelState {
   readonly running: boolean;
   readonly settings: WebviewSettings | undefined;
   readonly history: readonly HistoryItem[];
+  /** The command sandbox as the host last said; undefined until it says. */
+  readonly sandbox: SandboxStatus | undefined;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -48,6 +51,7 @@ const INITIAL: PanelState = {
   running: false,
   settings: undefined,
   history: [],
+  sandbox: undefined,
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -104,7 +108,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, settings: state.settings, history: state.history });
+        this.patch({ hydrated: true, task: state.task, running: state.running, settings: state.settings, history: state.history, sandbox: state.sandbox ?? this.state.sandbox });
         this.messagesReplaced();
         return;
       }
@@ -131,6 +135,9 @@ export class ExtensionStore {
         return;
       case "historyChanged":
         this.patch({ history: message.history });
+        return;
+      case "sandboxChanged":
+        this.patch({ sandbox: message.sandbox });
         return;
       case "showView":
         this.patch({ view: message.view });

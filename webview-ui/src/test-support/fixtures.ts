@@ -1,6 +1,7 @@
 /** Plain data the webview tests build host messages from. */
 import type { AskKind, AskMessage, ChatMessage, SayKind, SayMessage } from "../../../src/shared/messages";
 import type { WebviewSettings, WebviewState } from "../../../src/shared/protocol";
+import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import { DEFAULT_AGENT_SETTINGS } from "../../../src/shared/settings";
 
 export function makeSettings(overrides: Partial<WebviewSettings> = {}): WebviewSettings {
@@ -36,3 +37,24 @@ export function ask(ask: AskKind, ts: number, extra: Partial<AskMessage> = {}): 
 export function runningWith(...messages: ChatMessage[]): WebviewState {
   return makeState({ task: TASK, running: true, messages: [say("task", 1, { text: TASK.text }), ...messages] });
 }
+
+/** The sandbox as the host reports it: on with bubblewrap unless overridden. */
+export function makeSandbox(overrides: Partial<SandboxStatus> = {}): SandboxStatus {
+  return {
+    mode: "auto",
+    available: true,
+    active: true,
+    refusesCommands: false,
+    technology: "bubblewrap",
+    network: "allowList",
+    allowedDomains: ["registry.npmjs.org", "pypi.org"],
+    writableFolders: [],
+    deniedReads: ["~/.ssh", "~/.aws"],
+    ...overrides,
+  };
+}
+
+/** A machine without bubblewrap, with the reason the host gives. */
+export const NO_BWRAP = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap socat.";
+export const unavailableSandbox = (overrides: Partial<SandboxStatus> = {}) =>
+  makeSandbox({ available: false, active: false, technology: undefined, reason: NO_BWRAP, ...overrides });
