@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ApiConfiguration } from "../api";
-import type { AutoApprovalSettings, ToolCallMode } from "../shared/settings";
+import { domainProblem } from "../shared/sandbox-domains";
+import { DEFAULT_SANDBOX_SETTINGS, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
 import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
 import { EXIT_CODE_HELP } from "./exit-codes";
 
@@ -23,6 +24,7 @@ export interface CliOptions {
   /** Where task histories are saved: a folder, the per-workspace default, or not at all. */
   storage: { readonly kind: "dir"; readonly dir: string } | { readonly kind: "default" } | { readonly kind: "none" };
   toolCallMode: ToolCallMode;
+  sandbox: SandboxSettings;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -39,6 +41,13 @@ Options:
   --yolo                        approve every tool without asking
   --auto-approve LIST           approve these without asking (comma-separated):
 ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.padEnd(13)} ${s.allows}`).join("\n")}
+  --sandbox auto|on|off         run commands in the OS sandbox (bubblewrap, Seatbelt): auto (default)
+                                where the machine has one; on refuses commands where it has none
+  --sandbox-network none|allowList|all
+                                what sandboxed commands reach (default allowList: the package
+                                registries, npm, PyPI, crates.io, Go, Maven Central, RubyGems)
+  --sandbox-allow-domain HOST   add a host to the allow list (repeatable; "*.example.com" too)
+  --sandbox-write DIR           let sandboxed commands also write DIR (repeatable, e.g. ~/.cache)
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -68,6 +77,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "openai-api": { type: "string" },
       yolo: { type: "boolean", default: false },
       "auto-approve": { type: "string", multiple: true },
+      sandbox: { type: "string" },
+      "sandbox-network": { type: "string" },
+      "sandbox-allow-domain": { type: "string", multiple: true },
+      "sandbox-write": { type: "string", multiple: true },
       cwd: { type: "string" },
       resume: { type: "string" },
       "list-tasks": { type: "boolean", default: false },
@@ -103,7 +116,26 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     cwd: resolve(cwd, values.cwd ?? "."),
     storage: values["no-storage"] ? { kind: "none" } : values.storage !== undefined ? { kind: "dir", dir: resolve(cwd, values.storage) } : { kind: "default" },
     toolCallMode: values["native-tools"] ? "native" : "xml",
+    sandbox: parseSandbox(values),
   };
+}
+
+const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "on", "off"];
+const SANDBOX_NETWORKS: readonly SandboxNetwork[] = ["none", "allowList", "all"];
+
+function parseSandbox(values: { sandbox?: string; "sandbox-network"?: string; "sandbox-allow-domain"?: string[]; "sandbox-write"?: string[] }): SandboxSettings {
+  const mode = values.sandbox ?? DEFAULT_SANDBOX_SETTINGS.mode;
+  if (!SANDBOX_MODES.includes(mode as SandboxMode)) throw new Error(`Unknown --sandbox "${mode}": use ${SANDBOX_MODES.join(", ")}.`);
+  const network = values["sandbox-network"] ?? DEFAULT_SANDBOX_SETTINGS.network;
+  if (!SANDBOX_NETWORKS.includes(network as SandboxNetwork)) throw new Error(`Unknown --sandbox-network "${network}": use ${SANDBOX_NETWORKS.join(", ")}.`);
+  const allowedDomains = (values["sandbox-allow-domain"] ?? []).map((domain) => domain.trim());
+  for (const domain of allowedDomains) {
+    const problem = domainProblem(domain);
+    if (problem) throw new Error(`--sandbox-allow-domain: ${problem}.`);
+  }
+  const writableFolders = (values["sandbox-write"] ?? []).map((folder) => folder.trim());
+  if (writableFolders.some((folder) => folder === "")) throw new Error("--sandbox-write needs a folder.");
+  return { mode: mode as SandboxMode, network: network as SandboxNetwork, allowedDomains, writableFolders };
 }
 
 function parseAction(text: string, resume: string | undefined, list: boolean): CliAction {

@@ -12,6 +12,8 @@ import { removeLeftoverTempFiles } from "../core/storage/leftover-temp-files";
 import { TaskHistory } from "../core/storage/task-history";
 import { errorText } from "../core/util/error-text";
 import { NodeHost } from "../host/node/node-host";
+import { CommandSandbox } from "../core/sandbox/command-sandbox";
+import { describeSandbox } from "../shared/sandbox-status";
 import type { AskMessage, ChatMessage } from "../shared/messages";
 import { DEFAULT_AUTO_APPROVAL } from "../shared/settings";
 import { Answerer } from "./answers";
@@ -93,11 +95,15 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
     printer.show(message);
     answerer.seen(message);
   };
+  // Before the task, so the start line says how commands will run.
+  const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: saved.storageRoot ? [saved.storageRoot] : [] });
+  note(describeSandbox(await sandbox.ready()));
   const controller: Controller = new Controller({
     host: new NodeHost(cli.cwd, (level, text) => note(`${level}: ${text}`)),
+    sandbox,
     apiConfiguration: cli.api,
     createApiHandler: buildApiHandler,
-    settings: { yolo: cli.yolo, toolCallMode: cli.toolCallMode, autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval } },
+    settings: { yolo: cli.yolo, toolCallMode: cli.toolCallMode, autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval }, sandbox: cli.sandbox },
     storageRoot: saved.storageRoot,
     history: saved.history,
     listener: {
@@ -126,6 +132,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   } finally {
     stopInterrupts();
     prompt?.close();
+    await sandbox.dispose();
   }
 }
 

@@ -60,6 +60,8 @@ export interface ToolMessageInfo {
   content?: string;
   /** True when the path lies outside the workspace. */
   outsideWorkspace?: boolean;
+  /** A command the model asks to run outside the OS sandbox. */
+  outsideSandbox?: boolean;
   /** The answer ended inside this call, so it was not run (the row says so). */
   cutOff?: boolean;
   /** Why Tandem asks about this one (a guard file, a secret it names, a path outside the workspace). */

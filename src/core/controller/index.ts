@@ -8,6 +8,7 @@ import type { HistoryItem, TaskStatus } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
+import type { CommandSandbox } from "../sandbox/command-sandbox";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
@@ -42,6 +43,8 @@ export interface ControllerOptions {
   retry?: Partial<RetryOptions>;
   checkpoints?: CheckpointHook;
   environment?: { os: string; shell: string };
+  /** The OS sandbox commands run in (it outlives tasks); none runs them unconfined. */
+  sandbox?: CommandSandbox;
   partialUpdateIntervalMs?: number;
 }
 
@@ -74,7 +77,10 @@ export class Controller {
 
   /** Changes apply to the running task at its next decision (e.g. turning YOLO on mid-task). */
   updateSettings(change: Partial<AgentSettings>): void {
+    const sandboxChanged = change.sandbox !== undefined && JSON.stringify(change.sandbox) !== JSON.stringify(this.settings.sandbox);
     this.settings = { ...this.settings, ...change };
+    // The sandbox outlives tasks: its mode and network apply from the next command on.
+    if (sandboxChanged) void this.options.sandbox?.update(this.settings.sandbox);
   }
 
   /** Applies to the next task; a running task keeps the client it started with. */
@@ -151,6 +157,7 @@ export class Controller {
       host: options.host,
       tools,
       ignore,
+      commandSandbox: options.sandbox,
       settings: () => this.settings,
       systemPrompt: () => {
         const mode = this.settings.toolCallMode;

@@ -1,3 +1,4 @@
+import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { AgentSettings } from "../../shared/settings";
 import { guardedChangeNote } from "../ignore/guard-files";
 import { guardedCommandNote, listFolder, mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
@@ -20,7 +21,7 @@ export type ApprovalVerdict =
 export async function decideApproval(
   request: ApprovalRequest,
   settings: AgentSettings,
-  workspace: { cwd: string; ignore: PathGuard },
+  workspace: CommandWorkspace,
 ): Promise<ApprovalVerdict> {
   if (request.category === "command") return decideCommand(request, settings, workspace);
   // A file tool's change to the guard's own files is the person's call, before YOLO and the switches.
@@ -39,34 +40,55 @@ export async function decideApproval(
   return allowed ? { verdict: "auto" } : { verdict: "ask" };
 }
 
+/** Where a tool runs: the workspace, its ignore rules, and the OS sandbox's state (none: no sandbox offered). */
+export interface CommandWorkspace {
+  readonly cwd: string;
+  readonly ignore: PathGuard;
+  readonly sandbox?: SandboxStatus;
+}
+
 /**
  * Tandem reads the command line itself (Cline trusts the model's requires_approval): the
- * model's flag can only make a command stricter. Commands never run in a sandbox yet, so YOLO
- * with the guard on refuses what the guard cannot read. A command that writes the guard's own
- * files, or names an ignored or secret one, always asks, even in YOLO.
+ * model's flag can only make a command stricter. Without the OS sandbox, YOLO with the guard on
+ * refuses what the guard cannot read; inside it the sandbox confines what the guard cannot read,
+ * and the guard still refuses what it can. A command that writes the guard's own files, or
+ * names an ignored or secret one, always asks, even in YOLO; so does running one outside the
+ * sandbox, unless the person allowed that.
  */
-async function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: { cwd: string; ignore: PathGuard }): Promise<ApprovalVerdict> {
+async function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: CommandWorkspace): Promise<ApprovalVerdict> {
   // The shell parser is large: it loads with the first command, not with the extension.
   const { applyModelRequest, evaluateCommand } = await import("../permissions");
   const command = request.command ?? "";
   const auto = settings.autoApproval;
+  const sandbox = workspace.sandbox;
+  if (sandbox?.refusesCommands) {
+    return {
+      verdict: "deny",
+      reason: `tandem.sandbox is "on" but the sandbox is not available on this machine, so no command runs. ${sandbox.reason ?? ""} To run commands without it, set tandem.sandbox to "auto" or "off".`.replace(/\s+/g, " ").trim(),
+    };
+  }
+  const confined = sandbox?.active === true && request.outsideSandbox !== true;
   const policy = evaluateCommand(command, {
     workspaceRoot: workspace.cwd,
     denyGuard: settings.commandDenyGuard,
     ...(settings.commandAllowList.length > 0 ? { allowList: settings.commandAllowList } : {}),
     // "Run all commands" runs every "ask" as YOLO does: nobody reviews them either.
     yolo: settings.yolo || auto.executeAllCommands,
-    sandboxed: false,
+    sandboxed: confined,
     readOutsideWorkspace: auto.readFilesExternally,
     ...(request.shell ? { shell: request.shell.path, interactiveShell: request.shell.interactive } : {}),
     disk: { realPath: realLocation, list: listFolder },
   });
   const decision = applyModelRequest(policy, request.requiresApproval === true);
   if (decision.decision === "deny") return { verdict: "deny", reason: decision.reason };
-  const guarded = guardedCommandNote(decision.files, workspace.cwd);
+  // Confined, the guard's files are read-only and ignored or secret files unreadable: the sandbox holds what these asks guard.
+  const guarded = confined ? undefined : guardedCommandNote(decision.files, workspace.cwd);
   if (guarded) return { verdict: "ask", note: guarded, always: true };
-  const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
+  const ignored = confined ? undefined : mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
   if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.`, always: true };
+  if (sandbox?.active && request.outsideSandbox && !auto.runOutsideSandbox) {
+    return { verdict: "ask", note: "It asks to run outside the sandbox, with your full access to files and the network.", always: true };
+  }
   if (settings.yolo) return { verdict: "auto" };
   if (auto.executeAllCommands) return { verdict: "auto" };
   if (decision.decision === "allow" && auto.executeSafeCommands) return { verdict: "auto" };

@@ -15,6 +15,8 @@ import { type ChatListener, MessageState } from "./message-state";
 import { sanitizeStreamingText } from "./sanitize-text";
 import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
 import { BackgroundCommands } from "./background-commands";
+import type { CommandSandbox } from "../sandbox/command-sandbox";
+import { TaskCommands } from "../sandbox/task-commands";
 import { TaskState, type AbortReason } from "./task-state";
 import { ToolExecutor } from "./tool-executor";
 import { toolGrammar, toolSpecs } from "./tools/registry";
@@ -38,6 +40,8 @@ export interface TaskParams {
   tools: Readonly<Record<string, ToolDefinition>>;
   /** Paths tools must not touch; none ignores nothing. */
   ignore?: PathGuard;
+  /** The OS sandbox commands run in; none runs them unconfined. */
+  commandSandbox?: CommandSandbox;
   /** Read on every decision, so a settings change applies to the running task. */
   settings: () => AgentSettings;
   systemPrompt: () => string;
@@ -70,6 +74,8 @@ export class Task {
   private readonly toolExecutor: ToolExecutor;
   /** Commands the person let run on; their news goes with each request. */
   private readonly backgroundCommands = new BackgroundCommands();
+  /** Every command the task runs goes through it (the sandbox, the task's temp folder). */
+  private readonly commands: TaskCommands;
   private readonly parser: IncrementalAssistantMessageParser;
   private readonly retrier: ApiRequestRetrier;
   private readonly textThrottle: Throttle;
@@ -91,14 +97,17 @@ export class Task {
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
     this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
+    const ignore = params.ignore ?? { isIgnored: () => false };
+    this.commands = new TaskCommands(params.host.terminal, params.commandSandbox, [params.host.workspace.root], ignore);
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
       host: params.host,
       signal: this.abortController.signal,
       background: this.backgroundCommands,
+      commands: this.commands,
       state: this.state,
-      ignore: params.ignore ?? { isIgnored: () => false },
+      ignore,
       settings: params.settings,
       ask: (kind, text, extra) => this.ask(kind, text, extra),
       say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
@@ -185,6 +194,7 @@ export class Task {
     this.state.abort = true;
     this.state.abortReason = reason;
     this.abortController.abort();
+    this.commands.dispose();
     this.params.api.abort();
     this.textThrottle.cancel();
     this.previewThrottle.cancel();

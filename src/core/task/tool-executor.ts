@@ -6,6 +6,7 @@ import type { CutOff, ToolUse } from "../assistant-message/types";
 import { formatResponse } from "../prompts/responses";
 import { decideApproval } from "./auto-approval";
 import type { BackgroundCommands } from "./background-commands";
+import type { CommandRunner } from "../sandbox/task-commands";
 import type { TaskState } from "./task-state";
 import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 import { errorText } from "../util/error-text";
@@ -20,6 +21,7 @@ export interface ToolExecutorDeps {
   readonly host: HostBridge;
   readonly signal: AbortSignal;
   readonly background: BackgroundCommands;
+  readonly commands: CommandRunner;
   readonly state: TaskState;
   readonly ignore: PathGuard;
   settings(): AgentSettings;
@@ -146,6 +148,7 @@ export class ToolExecutor {
       host: deps.host,
       signal: deps.signal,
       background: deps.background,
+      commands: deps.commands,
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       requestApproval: (request) => this.requestApproval(request),
@@ -155,7 +158,7 @@ export class ToolExecutor {
   private async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
     const { deps } = this;
     const kind = request.category === "command" ? "command" : "tool";
-    const verdict = await decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore });
+    const verdict = await decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore, sandbox: deps.commands.sandbox });
     if (verdict.verdict === "deny") {
       const text = `Tandem's command guard refused to run this command: ${verdict.reason}`;
       await deps.say("error", `${text}\n${request.command ?? ""}`);

@@ -237,6 +237,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
       ["command", true],
       ["requires_approval", false],
       ["timeout", false],
+      ["sandbox", false],
     ]);
     expect(executeCommandTool.description).toMatch(/working directory/);
     expect(executeCommandTool.description).toMatch(/non-interactive/);

@@ -4,7 +4,8 @@
  * long). A command still running after a few seconds may be left running in the background at
  * the person's word; a timeout or a cancelled task kills it with everything it started.
  */
-import type { CommandExit, RunningCommand } from "../../../host/bridge";
+import type { CommandExit } from "../../../host/bridge";
+import type { TaskCommand } from "../../sandbox/task-commands";
 import type { AskResponse } from "../../../shared/messages";
 import { DEFAULT_OUTPUT_LIMITS, OutputBuffer, type OutputLimits } from "./output-buffer";
 import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
@@ -56,6 +57,13 @@ export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOption
         required: false,
         description: "Seconds after which the command and everything it started are stopped. Default: no limit (leave it out for servers).",
       },
+      {
+        name: "sandbox",
+        required: false,
+        description:
+          'Leave it out: commands run inside the OS sandbox when Tandem has one. "off" runs this command outside it, with the person\'s full access: ' +
+          "only after a sandboxed run was blocked from something the task truly needs; the person is asked first.",
+      },
     ],
     readOnly: false,
     approval: "command",
@@ -64,16 +72,18 @@ export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOption
       const command = (params.command ?? "").trim();
       const requiresApproval = parseRequiresApproval(params.requires_approval);
       const timeoutSeconds = parseTimeout(params.timeout);
+      const outsideSandbox = parseSandbox(params.sandbox) === "off" && ctx.commands.sandbox?.active === true;
       const decision = await ctx.requestApproval({
         category: "command",
         command,
-        message: { tool: "execute_command", content: command },
+        message: { tool: "execute_command", content: command, ...(outsideSandbox ? { outsideSandbox: true } : {}) },
         requiresApproval,
         shell: ctx.host.terminal.shell,
+        ...(outsideSandbox ? { outsideSandbox: true } : {}),
       });
       if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
       if (ctx.signal.aborted) return { kind: "ok", content: "The task was cancelled before the command ran." };
-      const result = await runCommand(command, ctx, options, timeoutSeconds);
+      const result = await runCommand(command, ctx, options, { timeoutSeconds, outsideSandbox });
       return withFeedback(result, "The person approved the command with this message:", decision.feedback?.text);
     },
   };
@@ -86,6 +96,13 @@ function parseRequiresApproval(value: string | undefined): boolean | undefined {
   if (!text) return undefined;
   if (text === "true" || text === "false") return text === "true";
   throw new ToolError("invalid_param", `requires_approval must be "true" or "false"; got "${value}".`);
+}
+
+function parseSandbox(value: string | undefined): "on" | "off" | undefined {
+  const text = value?.trim().toLowerCase();
+  if (!text) return undefined;
+  if (text === "on" || text === "off") return text;
+  throw new ToolError("invalid_param", `sandbox must be "off" (run outside the sandbox, after asking the person) or left out; got "${value}".`);
 }
 
 function parseTimeout(value: string | undefined): number | undefined {
@@ -107,9 +124,15 @@ type Ending =
   | { readonly kind: "background"; readonly feedback?: string }
   | { readonly kind: "stopped_by_person"; readonly exit: CommandExit };
 
-async function runCommand(command: string, ctx: ToolContext, options: ExecuteCommandOptions, timeoutSeconds?: number): Promise<ToolResult> {
+async function runCommand(
+  command: string,
+  ctx: ToolContext,
+  options: ExecuteCommandOptions,
+  run: { timeoutSeconds?: number; outsideSandbox: boolean },
+): Promise<ToolResult> {
+  const { timeoutSeconds } = run;
   const timeoutMs = timeoutSeconds === undefined ? undefined : Math.ceil(timeoutSeconds * 1000);
-  const running = ctx.host.terminal.run(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal });
+  const running = ctx.commands.run(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, outsideSandbox: run.outsideSandbox });
   const forModel = new OutputBuffer(options.limits);
   const chat = new ChatOutput(ctx, options);
   // Until the person lets the command go on in the background; then its news waits for the next request.
@@ -136,7 +159,8 @@ async function runCommand(command: string, ctx: ToolContext, options: ExecuteCom
   }
   await chat.close();
   const head = ending.kind === "stopped_by_person" ? "The person stopped the command while it was running." : describeExit(ending.exit, timeoutSeconds);
-  return ok(`${head}\n${describeOutput(forModel)}`);
+  const blocked = running.blockedReport(ending.exit, forModel.render());
+  return ok(`${head}\n${describeOutput(forModel)}${blocked ? `\n\n${blocked}` : ""}`);
 }
 
 /**
@@ -145,7 +169,7 @@ async function runCommand(command: string, ctx: ToolContext, options: ExecuteCom
  */
 async function waitForEnding(
   command: string,
-  running: RunningCommand,
+  running: TaskCommand,
   ctx: ToolContext,
   chat: ChatOutput,
   options: ExecuteCommandOptions,

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from "./types";
 import { NodeHost } from "../../../host/node/node-host";
+import { TaskCommands } from "../../sandbox/task-commands";
 
 export interface FakeContextLog {
   readonly approvals: ApprovalRequest[];
@@ -30,10 +31,13 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
   const log: FakeContextLog = { approvals: [], asks: [], says: [] };
   const approvals = [...(script.approvals ?? [])];
   const answers = [...(script.answers ?? [])];
+  const ignore = { isIgnored: (absolutePath: string) => script.ignored?.(absolutePath) ?? false };
+  const host = new NodeHost(cwd);
   const ctx: ToolContext = {
     cwd,
-    ignore: { isIgnored: (absolutePath) => script.ignored?.(absolutePath) ?? false },
-    host: new NodeHost(cwd),
+    ignore,
+    host,
+    commands: new TaskCommands(host.terminal, undefined, [cwd], ignore),
     signal: script.signal ?? new AbortController().signal,
     background: new BackgroundCommands(),
     requestApproval(request) {

@@ -6,6 +6,7 @@ import type { ImageBlock, TextBlock } from "../../../api/types";
 import type { HostBridge, TerminalShell } from "../../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
 import type { BackgroundCommands } from "../background-commands";
+import type { CommandRunner } from "../../sandbox/task-commands";
 
 /** Which auto-approval setting governs a tool. */
 export type ApprovalCategory = "read" | "edit" | "command" | "browser" | "mcp" | "none";
@@ -33,6 +34,8 @@ export interface ApprovalRequest {
   readonly requiresApproval?: boolean;
   /** For commands: the shell that will run it, as the host reports it (the policy reads the line as that shell would). */
   readonly shell?: TerminalShell;
+  /** For commands: the model asks to run it outside the OS sandbox (`sandbox="off"`). */
+  readonly outsideSandbox?: boolean;
 }
 
 export type ApprovalDecision =
@@ -54,6 +57,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** Commands left running in the background: their later output reaches the model (execute_command). */
   readonly background: BackgroundCommands;
+  /** Runs commands: through the host's terminal, inside the OS sandbox when it is active. */
+  readonly commands: CommandRunner;
   requestApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),

@@ -1,0 +1,278 @@
+/**
+ * The OS sandbox commands run in: @anthropic-ai/sandbox-runtime (bubblewrap, a seccomp filter
+ * and network proxies on Linux; Seatbelt on macOS). One per process, because the library is:
+ * its proxies run in this process, so a sandboxed command must never be waited for
+ * synchronously. Finds out once whether the machine offers a working sandbox (a real probe,
+ * not only a look for the programs), and wraps each command line into one that runs confined.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import * as path from "node:path";
+import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import type { SandboxStatus } from "../../shared/sandbox-status";
+import type { SandboxSettings } from "../../shared/settings";
+import { errorText } from "../util/error-text";
+import { REGISTRY_DOMAINS } from "./network-domains";
+import { homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
+import { shellQuote } from "./shell-quote";
+import { describeBlocked } from "./blocked-report";
+
+type Runtime = typeof import("@anthropic-ai/sandbox-runtime");
+type Manager = Runtime["SandboxManager"];
+
+export interface SandboxStartOptions {
+  /** The host's own storage (keys, task histories, logs): commands may not read it. */
+  readonly privateStorage?: readonly string[];
+  /** Default: the user's home folder. */
+  readonly home?: string;
+}
+
+/** Where one command runs and what it may touch, besides the fixed lists. */
+export interface CommandScope {
+  readonly cwd: string;
+  /** The workspace folders: writable, with their guard files read-only. */
+  readonly roots: readonly string[];
+  /** The task's temp folder: writable, and TMPDIR points there. */
+  readonly tempDir: string;
+  /** Ignored and secret files found in the workspace: not readable. */
+  readonly hiddenReads: readonly string[];
+  /** More read-only paths found in the workspace (nested repositories' hooks and config, nested guard folders). */
+  readonly readOnly: readonly string[];
+  /** The shell that runs the command line inside (the person's). Default /bin/sh. */
+  readonly shell?: string;
+}
+
+/** A command made ready to run confined. */
+export interface SandboxedLine {
+  /** What the terminal runs instead of the command: a short line that starts the sandbox. */
+  readonly line: string;
+  /** After it ended: what the sandbox blocked, said for the model; undefined when nothing points to the sandbox. */
+  blocked(exitCode: number | null, output: string): string | undefined;
+  /** Once the command has ended. */
+  release(): void;
+}
+
+const PROBE_TIMEOUT_MS = 15_000;
+
+export class CommandSandbox {
+  private settings: SandboxSettings;
+  private readonly home: string;
+  private readonly privateStorage: readonly string[];
+  private current: SandboxStatus;
+  private manager: Manager | undefined;
+  private launchDir: string | undefined;
+  private launches = 0;
+  private readonly checked: Promise<void>;
+  private disposed = false;
+
+  private constructor(settings: SandboxSettings, options: SandboxStartOptions) {
+    this.settings = settings;
+    this.home = options.home ?? homedir();
+    this.privateStorage = options.privateStorage ?? [];
+    this.current = this.statusWith({ available: false, reason: "The sandbox is being checked." });
+    this.checked = this.check();
+  }
+
+  /** Starts checking at once; `ready()` (and every wrap) waits for the check. */
+  static create(settings: SandboxSettings, options: SandboxStartOptions = {}): CommandSandbox {
+    return new CommandSandbox(settings, options);
+  }
+
+  /** The state once the machine has been checked. */
+  async ready(): Promise<SandboxStatus> {
+    await this.checked;
+    return this.current;
+  }
+
+  /** The state as known now (while the check runs: not available). */
+  get status(): SandboxStatus {
+    return this.current;
+  }
+
+  /** New settings: the mode and network apply to the next command. */
+  async update(settings: SandboxSettings): Promise<SandboxStatus> {
+    await this.checked;
+    this.settings = settings;
+    const available = this.current.available;
+    this.current = this.statusWith({ available, reason: this.current.reason, technology: this.current.technology });
+    if (this.manager && available) this.manager.updateConfig(this.baseConfig());
+    return this.current;
+  }
+
+  /** Wraps `command` to run confined in `scope`. Throws when the sandbox is not active. */
+  async wrap(command: string, scope: CommandScope, signal?: AbortSignal): Promise<SandboxedLine> {
+    await this.checked;
+    const manager = this.manager;
+    if (!this.current.active || !manager) throw new Error(this.current.reason ?? "The sandbox is not active.");
+    const commandId = randomBytes(16).toString("base64url");
+    const inner = innerCommand(command, scope);
+    const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", this.commandConfig(scope), signal, { commandId, commandText: command });
+    const launcher = this.writeLauncher(wrapped);
+    let released = false;
+    return {
+      line: `/bin/sh ${shellQuote(launcher)}`,
+      blocked: (exitCode, output) => {
+        const violations = manager.annotateStderrWithSandboxFailures(commandId, "");
+        return describeBlocked({ exitCode, output, violations, scope, settings: this.settings, status: this.current, home: this.home });
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        rmSync(launcher, { force: true });
+        manager.cleanupAfterCommand();
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.checked.catch(() => {});
+    if (this.launchDir) rmSync(this.launchDir, { recursive: true, force: true });
+    if (this.manager) await this.manager.reset().catch(() => {});
+  }
+
+  private statusWith(found: { available: boolean; reason?: string; technology?: string }): SandboxStatus {
+    const mode = this.settings.mode;
+    const active = found.available && mode !== "off";
+    return {
+      mode,
+      available: found.available,
+      active,
+      refusesCommands: mode === "on" && !found.available,
+      ...(found.technology ? { technology: found.technology } : {}),
+      ...(found.reason && !active ? { reason: found.reason } : {}),
+      network: this.settings.network,
+      allowedDomains: this.allowedDomains(),
+      writableFolders: [...this.settings.writableFolders],
+      deniedReads: [...homeDeniedReads(this.home), ...this.privateStorage],
+    };
+  }
+
+  private async check(): Promise<void> {
+    try {
+      const found = await this.probe();
+      this.current = this.statusWith(found);
+    } catch (error) {
+      this.current = this.statusWith({ available: false, reason: `The sandbox could not be started: ${errorText(error)}` });
+    }
+  }
+
+  /** Loads the library, checks what it needs, starts it and runs `true` inside. */
+  private async probe(): Promise<{ available: boolean; reason?: string; technology?: string }> {
+    if (process.platform === "win32") return { available: false, reason: "Windows has no supported sandbox yet." };
+    if (process.platform !== "linux" && process.platform !== "darwin") return { available: false, reason: `${process.platform} has no supported sandbox.` };
+    const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
+    const technology = process.platform === "linux" ? "bubblewrap" : "Seatbelt";
+    if (!SandboxManager.isSupportedPlatform()) return { available: false, reason: `This ${process.platform} system is not supported by the sandbox runtime.` };
+    const dependencies = SandboxManager.checkDependencies();
+    if (dependencies.errors.length > 0) return { available: false, reason: `${dependencies.errors.join("; ")}. ${installHint()}` };
+    await SandboxManager.initialize(this.baseConfig(), undefined, true);
+    this.manager = SandboxManager;
+    const probeFailure = await this.runProbe(SandboxManager);
+    if (probeFailure !== undefined) {
+      this.manager = undefined;
+      await SandboxManager.reset().catch(() => {});
+      return { available: false, reason: `${technology} cannot create a sandbox on this machine: ${probeFailure}` };
+    }
+    return { available: true, technology };
+  }
+
+  /** Undefined when `true` ran confined; else what went wrong (user namespaces disabled, say). */
+  private async runProbe(manager: Manager): Promise<string | undefined> {
+    const cwd = mkdtempSync(path.join(tmpdir(), "tandem-sandbox-probe-"));
+    try {
+      const scope: CommandScope = { cwd, roots: [cwd], tempDir: cwd, hiddenReads: [], readOnly: [] };
+      const wrapped = await manager.wrapWithSandbox("true", "/bin/sh", this.commandConfig(scope));
+      const { code, stderr } = await runQuietly(wrapped, cwd);
+      manager.cleanupAfterCommand();
+      if (code === 0) return undefined;
+      return stderr.trim().split("\n").at(-1) || `it exited with code ${code}`;
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }
+
+  private allowedDomains(): string[] {
+    if (this.settings.network !== "allowList") return [];
+    return [...new Set([...REGISTRY_DOMAINS, ...this.settings.allowedDomains])];
+  }
+
+  /** The process-wide part: the network, and HOME's denied reads. */
+  private baseConfig(): SandboxRuntimeConfig {
+    const network = this.settings.network;
+    return {
+      network: {
+        // "*" lets the proxy pass every host; an empty list blocks all.
+        allowedDomains: network === "all" ? ["*"] : network === "none" ? [] : this.allowedDomains(),
+        deniedDomains: [],
+      },
+      filesystem: { denyRead: this.deniedReads([]), allowWrite: [], denyWrite: [] },
+      // Tandem lists the workspace's protected paths itself (protected-locations.ts, and the scan for nested ones).
+      mandatoryDenySearchDepth: 1,
+    };
+  }
+
+  /** One command's file system: the workspace and temp writable, guard files read-only, secrets hidden. */
+  private commandConfig(scope: CommandScope): Partial<SandboxRuntimeConfig> {
+    return {
+      filesystem: {
+        denyRead: this.deniedReads(scope.hiddenReads),
+        allowWrite: [...scope.roots, scope.tempDir, ...this.settings.writableFolders.map((folder) => expandHome(folder, this.home))],
+        denyWrite: [...scope.roots.flatMap(workspaceReadOnlyPaths), ...scope.readOnly],
+      },
+    };
+  }
+
+  private deniedReads(hidden: readonly string[]): string[] {
+    return [...homeDeniedReads(this.home), ...this.privateStorage, ...hidden];
+  }
+
+  /** Launchers live where no sandboxed command can write: a running one must not rewrite the next. */
+  private writeLauncher(wrapped: string): string {
+    this.launchDir ??= mkdtempSync(path.join(tmpdir(), "tandem-sandbox-"));
+    chmodSync(this.launchDir, 0o700);
+    const file = path.join(this.launchDir, `command-${++this.launches}.sh`);
+    writeFileSync(file, `${wrapped}\n`, { mode: 0o600 });
+    return file;
+  }
+}
+
+/** Inside: TMPDIR is the task's temp folder, and the person's shell runs the line as typed. */
+function innerCommand(command: string, scope: CommandScope): string {
+  const temp = shellQuote(scope.tempDir);
+  return `TMPDIR=${temp} TMP=${temp} TEMP=${temp}; export TMPDIR TMP TEMP; exec ${shellQuote(scope.shell ?? "/bin/sh")} -c ${shellQuote(command)}`;
+}
+
+function expandHome(folder: string, home: string): string {
+  if (folder === "~") return home;
+  if (folder.startsWith("~/")) return path.join(home, folder.slice(2));
+  return path.resolve(folder);
+}
+
+function installHint(): string {
+  return process.platform === "darwin"
+    ? "Install ripgrep (brew install ripgrep)."
+    : "Install the sandbox's packages: sudo apt-get install bubblewrap socat ripgrep (Fedora: sudo dnf install bubblewrap socat ripgrep).";
+}
+
+/** Runs the probe asynchronously: the library's proxies answer from this process. */
+function runQuietly(line: string, cwd: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("/bin/sh", ["-c", line], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text: string) => (stderr = (stderr + text).slice(-4000)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, stderr: error.message });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}

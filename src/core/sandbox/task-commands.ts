@@ -1,0 +1,131 @@
+/**
+ * The one way a task runs commands (execute_command, the result's suggested command, and what
+ * runs in the background): through the host's terminal, confined by the OS sandbox when it is
+ * active. Owns the task's temp folder (TMPDIR inside the sandbox) and the walk of the workspace
+ * that finds what the sandbox must hide.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../../host/bridge";
+import type { SandboxStatus } from "../../shared/sandbox-status";
+import type { PathGuard } from "../task/tools/types";
+import type { CommandSandbox, SandboxedLine } from "./command-sandbox";
+import { WorkspaceScanCache } from "./workspace-scan";
+
+/** A command started by TaskCommands: the host's RunningCommand, and what the sandbox saw. */
+export interface TaskCommand extends RunningCommand {
+  /** It runs inside the sandbox. */
+  readonly sandboxed: boolean;
+  /** After it ended: what the sandbox blocked, said for the model (undefined when nothing). */
+  blockedReport(exit: CommandExit, output: string): string | undefined;
+}
+
+export interface CommandRunOptions extends RunCommandOptions {
+  /** The person approved running it outside the sandbox. */
+  readonly outsideSandbox?: boolean;
+}
+
+export interface CommandRunner {
+  /** What the sandbox does now; undefined when the host has none to offer (tests, old hosts). */
+  readonly sandbox: SandboxStatus | undefined;
+  run(command: string, options: CommandRunOptions): TaskCommand;
+}
+
+export class TaskCommands implements CommandRunner {
+  private tempDir: string | undefined;
+  private readonly scan: WorkspaceScanCache;
+
+  constructor(
+    private readonly terminal: TerminalHost,
+    private readonly commandSandbox: CommandSandbox | undefined,
+    private readonly roots: readonly string[],
+    guard: PathGuard,
+  ) {
+    this.scan = new WorkspaceScanCache(roots, guard);
+  }
+
+  get sandbox(): SandboxStatus | undefined {
+    return this.commandSandbox?.status;
+  }
+
+  run(command: string, options: CommandRunOptions): TaskCommand {
+    const status = this.commandSandbox?.status;
+    if (!this.commandSandbox || !status?.active || options.outsideSandbox) return unconfined(this.terminal.run(command, options));
+    const prepared = this.prepare(this.commandSandbox, command, options);
+    return new ConfinedCommand(prepared, (line) => this.terminal.run(line, options), () => this.scan.refresh(), options.signal);
+  }
+
+  /** Removes the task's temp folder. */
+  dispose(): void {
+    if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
+    this.tempDir = undefined;
+  }
+
+  private async prepare(sandbox: CommandSandbox, command: string, options: CommandRunOptions): Promise<SandboxedLine> {
+    const findings = await this.scan.current();
+    this.tempDir ??= mkdtempSync(path.join(tmpdir(), "tandem-task-"));
+    const shell = this.terminal.shell?.path;
+    return sandbox.wrap(
+      command,
+      { cwd: options.cwd, roots: this.roots, tempDir: this.tempDir, hiddenReads: findings.hiddenReads, readOnly: findings.readOnly, ...(shell ? { shell } : {}) },
+      options.signal,
+    );
+  }
+}
+
+function unconfined(running: RunningCommand): TaskCommand {
+  return {
+    sandboxed: false,
+    completion: running.completion,
+    onOutput: (listener) => running.onOutput(listener),
+    kill: () => running.kill(),
+    blockedReport: () => undefined,
+  };
+}
+
+/** Started once the sandbox has wrapped it (a walk of the workspace, the wrap itself). */
+class ConfinedCommand implements TaskCommand {
+  readonly sandboxed = true;
+  readonly completion: Promise<CommandExit>;
+  private readonly listeners: ((text: string) => void)[] = [];
+  private running: RunningCommand | undefined;
+  private line: SandboxedLine | undefined;
+  private killed = false;
+
+  constructor(prepared: Promise<SandboxedLine>, start: (line: string) => RunningCommand, ended: () => void, signal: AbortSignal) {
+    const wrapped = prepared.catch((error: unknown) => {
+      // Cancelled while the sandbox was being prepared: nothing ran.
+      if (signal.aborted) return undefined;
+      throw error;
+    });
+    this.completion = wrapped.then(async (line) => {
+      if (!line) return { exitCode: null, signal: null, stoppedBy: "abort" } as const;
+      this.line = line;
+      try {
+        if (this.killed) return { exitCode: null, signal: null, stoppedBy: "kill" } as const;
+        const running = start(line.line);
+        this.running = running;
+        running.onOutput((text) => this.listeners.forEach((listener) => listener(text)));
+        return await running.completion;
+      } finally {
+        line.release();
+        ended();
+      }
+    });
+  }
+
+  onOutput(listener: (text: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  kill(): void {
+    this.killed = true;
+    this.running?.kill();
+  }
+
+  blockedReport(exit: CommandExit, output: string): string | undefined {
+    if (exit.stoppedBy !== null) return undefined;
+    return this.line?.blocked(exit.exitCode, output);
+  }
+}

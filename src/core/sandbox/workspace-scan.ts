@@ -1,0 +1,121 @@
+/**
+ * What the sandbox must hide or protect inside the workspace, found by one walk of it: the files
+ * (and folders) the ignore guard keeps from tools, and nested repositories' hooks and config and
+ * nested guard folders. A walk costs what the workspace holds, so commands never wait for one
+ * except the task's first: each command uses the last finished walk, and a new walk starts in
+ * the background when a command ends (it sees what that command created).
+ */
+import { opendir, readdir } from "node:fs/promises";
+import * as path from "node:path";
+import { GUARD_FOLDERS } from "../ignore/guard-files";
+import type { PathGuard } from "../task/tools/types";
+
+/** Dependency folders hold packaged files, not the person's credentials; walking them would cost the most. */
+const NOT_WALKED = new Set(["node_modules", ".git"]);
+/** A walk stops after this many entries and says so. */
+const MAX_ENTRIES = 200_000;
+
+export interface WorkspaceFindings {
+  /** Ignored and secret files and folders: unreadable inside. */
+  readonly hiddenReads: readonly string[];
+  /** Nested `.git/hooks`, `.git/config`, `.vscode`, `.tandem`: read-only inside. */
+  readonly readOnly: readonly string[];
+  /** Set when the walk stopped early: ignored files past that point are not hidden. */
+  readonly truncated: boolean;
+}
+
+export async function scanWorkspace(roots: readonly string[], guard: PathGuard, maxEntries = MAX_ENTRIES): Promise<WorkspaceFindings> {
+  const hiddenReads: string[] = [];
+  const readOnly: string[] = [];
+  let entries = 0;
+  const pending = roots.map((root) => ({ folder: root, top: true }));
+  while (pending.length > 0) {
+    const { folder, top } = pending.pop() as { folder: string; top: boolean };
+    let dir;
+    try {
+      dir = await opendir(folder);
+    } catch {
+      continue; // gone or unreadable: the sandbox cannot read it either
+    }
+    for await (const entry of dir) {
+      if (++entries > maxEntries) {
+        await dir.close().catch(() => {});
+        return { hiddenReads, readOnly, truncated: true };
+      }
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (guard.isIgnored(`${full}${path.sep}`)) {
+          hiddenReads.push(full);
+          continue;
+        }
+        // The root's own guard folders are protected by name (protected-locations.ts); nested ones are found here.
+        if (!top && entry.name === ".git") readOnly.push(path.join(full, "hooks"), path.join(full, "config"));
+        if (entry.name === ".git") readOnly.push(...(await submoduleGitFiles(path.join(full, "modules"))));
+        else if (!top && (GUARD_FOLDERS as readonly string[]).includes(entry.name)) readOnly.push(full);
+        if (!NOT_WALKED.has(entry.name)) pending.push({ folder: full, top: false });
+      } else if (guard.isIgnored(full)) {
+        hiddenReads.push(full);
+      }
+    }
+  }
+  return { hiddenReads, readOnly, truncated: false };
+}
+
+/** Parts of a git folder that never hold what runs: walking them would cost the most. */
+const GIT_DATA = new Set(["objects", "refs", "logs", "lfs"]);
+
+/** Submodules keep their git folders in `.git/modules/…`: their hooks and config run code too. */
+async function submoduleGitFiles(modules: string, depth = 0): Promise<string[]> {
+  if (depth > 6) return [];
+  let names;
+  try {
+    names = await readdir(modules, { withFileTypes: true });
+  } catch {
+    return []; // no submodules
+  }
+  const found: string[] = [];
+  for (const entry of names) {
+    const full = path.join(modules, entry.name);
+    if (entry.name === "hooks" || entry.name === "config") found.push(full);
+    else if (entry.isDirectory() && !GIT_DATA.has(entry.name)) found.push(...(await submoduleGitFiles(full, depth + 1)));
+  }
+  return found;
+}
+
+/** The last finished walk, refreshed in the background after each command. */
+export class WorkspaceScanCache {
+  private latest: Promise<WorkspaceFindings> | undefined;
+  private running: Promise<WorkspaceFindings> | undefined;
+
+  constructor(
+    private readonly roots: readonly string[],
+    private readonly guard: PathGuard,
+  ) {}
+
+  /** The task's first call waits for a walk; later ones take the last finished one. */
+  current(): Promise<WorkspaceFindings> {
+    this.latest ??= this.walk();
+    return this.latest;
+  }
+
+  /** Walks again in the background (one at a time); the next command uses it once it has finished. */
+  refresh(): void {
+    if (this.running) return;
+    const walk = this.walk();
+    this.running = walk;
+    walk
+      .then(
+        () => {
+          this.latest = walk;
+        },
+        () => {},
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  private walk(): Promise<WorkspaceFindings> {
+    return scanWorkspace(this.roots, this.guard);
+  }
+}
