@@ -85,8 +85,6 @@ export interface WebviewState {
   running: boolean;
   settings: WebviewSettings;
   history: readonly HistoryItem[];
-  /** What the OS sandbox for commands is doing; unset while the host has none (not started yet). */
-  sandbox?: SandboxStatus;
 }
 
 /** Views the host can ask the panel to show. */
@@ -113,7 +111,11 @@ export type ToWebviewMessage =
   | { readonly type: "taskRunning"; running: boolean }
   | { readonly type: "settingsChanged"; settings: WebviewSettings }
   | { readonly type: "historyChanged"; history: readonly HistoryItem[] }
-  /** The sandbox's state changed: its check ended, or the person changed tandem.sandbox.*. */
+  /**
+   * What the OS sandbox for commands does: posted once the machine has been checked, after each
+   * change of tandem.sandbox.*, and after each \`state\` (a new page holds nothing). Not part of
+   * \`state\`: the host's sandbox feed owns it (host/vscode/sandbox-feed.ts).
+   */
   | { readonly type: "sandboxChanged"; sandbox: SandboxStatus }
   | { readonly type: "showView"; view: PanelView }
   | { readonly type: "focusInput" }

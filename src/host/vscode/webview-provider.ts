@@ -25,6 +25,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly interrupted: InterruptedTaskMemory | undefined;
   /** The interrupted task is reopened once per host, by the first page that is ready. */
   private restoreChecked = false;
+  /** Told after each page got its full state: what the session's state does not carry (the sandbox). */
+  private readonly pageReadyListeners = new Set<() => void>();
 
   /** @param workspaceState  where the running task's id is kept for a window reload (none: not kept) */
   constructor(
@@ -46,6 +48,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   post(message: ToWebviewMessage): void {
     this.interrupted?.observe(message);
     this.outbox.post(message);
+  }
+
+  /** Called each time a page has received the full state. */
+  onPageReady(listener: () => void): DisposableLike {
+    this.pageReadyListeners.add(listener);
+    return { dispose: () => this.pageReadyListeners.delete(listener) };
   }
 
   /** Opens the Tandem side bar on the chat view (resolving it if it never was). */
@@ -96,6 +104,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         await session.handle(message);
         // Requests made before the page listened go after the full state, so they act on it.
         if (message.type === "ready") this.outbox.flushWaiting();
+        if (message.type === "ready") for (const listener of [...this.pageReadyListeners]) listener();
         if (message.type === "ready") await this.reopenInterruptedTask(session);
       } catch (error) {
         const text = errorText(error);

@@ -1,14 +1,22 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import { makeSandbox, makeSettings, makeState, unavailableSandbox } from "../test-support/fixtures";
 import { renderPanel } from "../test-support/render-panel";
 import { yoloWarning } from "./auto-approval-labels";
+
+/** The panel as the host leaves it: the state, then the sandbox feed's post. */
+function panelWith(sandbox: SandboxStatus, state = makeState()) {
+  const panel = renderPanel(state);
+  panel.send({ type: "sandboxChanged", sandbox });
+  return panel;
+}
 
 const warning = () => document.querySelector(".yolo-warning")?.textContent ?? "";
 
 describe("the YOLO warning says whether commands are sandboxed", () => {
   it("with the sandbox on: commands confined, and a request to leave it still asks", () => {
-    renderPanel(makeState({ sandbox: makeSandbox() }));
+    panelWith(makeSandbox());
     expect(warning()).toContain("Commands run in the sandbox (bubblewrap)");
     expect(warning()).toContain("reach only the 2 allowed domains");
     expect(warning()).toContain("A command the model asks to run outside the sandbox still asks you.");
@@ -16,7 +24,7 @@ describe("the YOLO warning says whether commands are sandboxed", () => {
   });
 
   it("without a sandbox: says so once, with the host's reason, and that the guard alone judges", () => {
-    renderPanel(makeState({ sandbox: unavailableSandbox() }));
+    panelWith(unavailableSandbox());
     expect(warning()).toContain(
       "No sandbox on this machine: bubblewrap (bwrap) is not installed: apt-get install bubblewrap socat; the command guard alone judges commands",
     );
@@ -25,13 +33,13 @@ describe("the YOLO warning says whether commands are sandboxed", () => {
   });
 
   it("follows the host when the sandbox changes", () => {
-    const panel = renderPanel(makeState({ sandbox: unavailableSandbox() }));
+    const panel = panelWith(unavailableSandbox());
     panel.send({ type: "sandboxChanged", sandbox: makeSandbox({ network: "none" }) });
     expect(warning()).toContain("Commands run in the sandbox (bubblewrap)");
     expect(warning()).toContain("reach no network");
   });
 
-  it("keeps the sandbox a state reload did not carry", () => {
+  it("keeps the sandbox across a new state (the feed owns it, not the state)", () => {
     const panel = renderPanel(makeState());
     panel.send({ type: "sandboxChanged", sandbox: makeSandbox() });
     panel.send({ type: "state", state: makeState() });
@@ -55,7 +63,7 @@ describe("the 'Run commands outside the sandbox' switch", () => {
   it("stays usable in YOLO, which does not approve such commands, and sends the switch", async () => {
     const settings = makeSettings();
     settings.agent.yolo = true;
-    const panel = renderPanel(makeState({ settings, sandbox: makeSandbox() }));
+    const panel = panelWith(makeSandbox(), makeState({ settings }));
     const outside = document.querySelector('vscode-checkbox[data-setting="runOutsideSandbox"]') as HTMLElement & { disabled: boolean };
     expect(outside).toHaveTextContent("Run commands outside the sandbox");
     expect(outside.disabled).toBe(false);

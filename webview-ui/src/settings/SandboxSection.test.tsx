@@ -1,12 +1,14 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { WebviewState } from "../../../src/shared/protocol";
+import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import { DEFAULT_SANDBOX_SETTINGS } from "../../../src/shared/settings";
 import { makeSandbox, makeSettings, makeState, NO_BWRAP, unavailableSandbox } from "../test-support/fixtures";
 import { renderPanel } from "../test-support/render-panel";
 
-function openSettings(state: Partial<WebviewState> = {}) {
+function openSettings(state: Partial<WebviewState> = {}, sandbox?: SandboxStatus) {
   const panel = renderPanel(makeState(state));
+  if (sandbox) panel.send({ type: "sandboxChanged", sandbox });
   panel.send({ type: "showView", view: "settings" });
   return panel;
 }
@@ -20,7 +22,7 @@ function enter(field: HTMLElement, value: string) {
 
 describe("the settings view's sandbox section", () => {
   it("shows the sandbox on, its technology, network, domains, writable folders and denied reads", () => {
-    openSettings({ sandbox: makeSandbox({ writableFolders: ["~/.npm"] }) });
+    openSettings({}, makeSandbox({ writableFolders: ["~/.npm"] }));
     const box = stateBox();
     expect(within(box).getByText("On: commands run in the sandbox (bubblewrap).")).toBeInTheDocument();
     expect(within(box).getByText("Only the allow list")).toBeInTheDocument();
@@ -30,13 +32,13 @@ describe("the settings view's sandbox section", () => {
   });
 
   it("says once that no sandbox is available, and why", () => {
-    openSettings({ sandbox: unavailableSandbox() });
+    openSettings({}, unavailableSandbox());
     expect(within(stateBox()).getByText("Not available on this machine: commands run unconfined and the command guard alone judges them.")).toBeInTheDocument();
     expect(screen.getAllByText(NO_BWRAP)).toHaveLength(1);
   });
 
   it("says that commands are refused when the mode is on and no sandbox is available", () => {
-    openSettings({ sandbox: unavailableSandbox({ mode: "on", refusesCommands: true }) });
+    openSettings({}, unavailableSandbox({ mode: "on", refusesCommands: true }));
     expect(within(stateBox()).getByText(/Tandem refuses to run commands/)).toBeInTheDocument();
   });
 
@@ -48,7 +50,7 @@ describe("the settings view's sandbox section", () => {
   });
 
   it("sends the mode and network with the other sandbox settings unchanged", async () => {
-    const panel = openSettings({ sandbox: makeSandbox() });
+    const panel = openSettings({}, makeSandbox());
     const mode = screen.getByLabelText("Sandbox") as HTMLSelectElement;
     await waitFor(() => expect(mode.value).toBe("auto"));
     mode.value = "off";
@@ -66,7 +68,7 @@ describe("the settings view's sandbox section", () => {
   it("checks the domains before sending them, naming the fix, and sends the folders as a list", () => {
     const settings = makeSettings();
     settings.agent.sandbox = { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: ["api.github.com"] };
-    const panel = openSettings({ settings, sandbox: makeSandbox() });
+    const panel = openSettings({ settings }, makeSandbox());
     const domains = screen.getByLabelText("Allowed domains") as HTMLInputElement;
     expect(domains.value).toBe("api.github.com");
     enter(domains, "api.github.com, https://pypi.example.com/simple");

@@ -108,7 +108,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, settings: state.settings, history: state.history, sandbox: state.sandbox ?? this.state.sandbox });
+        this.patch({ hydrated: true, task: state.task, running: state.running, settings: state.settings, history: state.history });
         this.messagesReplaced();
         return;
       }
