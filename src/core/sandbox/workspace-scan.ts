@@ -38,10 +38,8 @@ export async function scanWorkspace(roots: readonly string[], guard: PathGuard, 
       continue; // gone or unreadable: the sandbox cannot read it either
     }
     for await (const entry of dir) {
-      if (++entries > maxEntries) {
-        await dir.close().catch(() => {});
-        return { hiddenReads, readOnly, truncated: true };
-      }
+      // Leaving the loop closes the folder.
+      if (++entries > maxEntries) return { hiddenReads, readOnly, truncated: true };
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) {
         if (guard.isIgnored(`${full}${path.sep}`)) {

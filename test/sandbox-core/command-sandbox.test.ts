@@ -1,0 +1,110 @@
+/**
+ * The real sandbox (bubblewrap here, as in CI) through the path every task command takes:
+ * TaskCommands → CommandSandbox → the Node terminal. Writes land only in the workspace and the
+ * task's temp folder, the guard's files stay read-only, secrets and HOME's stores are unreadable,
+ * and the settings switch it off and on.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IgnoreController } from "../../src/core/ignore/ignore-controller";
+import { CommandSandbox } from "../../src/core/sandbox/command-sandbox";
+import { TaskCommands } from "../../src/core/sandbox/task-commands";
+import { scanWorkspace } from "../../src/core/sandbox/workspace-scan";
+import { NodeTerminal } from "../../src/host/node/node-terminal";
+import { DEFAULT_SANDBOX_SETTINGS } from "../../src/shared/settings";
+
+let dir: string;
+let home: string;
+let ws: string;
+let ignore: IgnoreController;
+let sandbox: CommandSandbox;
+let commands: TaskCommands;
+
+beforeAll(async () => {
+  dir = await realpath(await mkdtemp(path.join(tmpdir(), "tandem-sbx-core-")));
+  home = path.join(dir, "home");
+  ws = path.join(dir, "ws");
+  await mkdir(path.join(home, ".ssh"), { recursive: true });
+  await writeFile(path.join(home, ".ssh/id_rsa"), "SSH-MARKER\n");
+  await mkdir(path.join(ws, ".git/hooks"), { recursive: true });
+  await mkdir(path.join(ws, "private"), { recursive: true });
+  await mkdir(path.join(ws, "vendor/lib/.git/hooks"), { recursive: true });
+  await writeFile(path.join(ws, ".env"), "ENV-MARKER\n");
+  await writeFile(path.join(ws, ".tandemignore"), "private/\n");
+  await writeFile(path.join(ws, "private/notes.md"), "PRIVATE-MARKER\n");
+  ignore = await IgnoreController.create(ws);
+  sandbox = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" }, { home });
+  commands = new TaskCommands(new NodeTerminal({ shell: "/bin/bash" }), sandbox, [ws], ignore);
+});
+
+afterAll(async () => {
+  commands?.dispose();
+  await sandbox?.dispose();
+  ignore?.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(command: string): Promise<{ code: number | null; output: string; blocked?: string }> {
+  const running = commands.run(command, { cwd: ws, signal: new AbortController().signal, timeoutMs: 20_000 });
+  let output = "";
+  running.onOutput((text) => (output += text));
+  const exit = await running.completion;
+  return { code: exit.exitCode, output, blocked: running.blockedReport(exit, output) };
+}
+
+describe("CommandSandbox on this machine", () => {
+  it("finds a working sandbox (bubblewrap is installed here, as in CI)", async () => {
+    const status = await sandbox.ready();
+    expect(status).toMatchObject({ available: true, active: true, technology: "bubblewrap", refusesCommands: false });
+    expect(status.deniedReads).toContain(path.join(home, ".ssh"));
+  });
+
+  it("writes only in the workspace and the task's temp folder", async () => {
+    const result = await run('echo out > ../outside.txt; echo in > inside.txt; echo "$TMPDIR"; echo t > "$TMPDIR/t.txt" && echo tmp-ok');
+    expect(existsSync(path.join(dir, "outside.txt"))).toBe(false);
+    expect(await readFile(path.join(ws, "inside.txt"), "utf8")).toBe("in\n");
+    expect(result.output).toMatch(/tandem-task-/);
+    expect(result.output).toMatch(/tmp-ok/);
+    expect(result.output).toMatch(/Read-only file system/);
+  });
+
+  it("keeps the guard's files and git hooks read-only, nested repositories' too", async () => {
+    const result = await run("echo x > .tandemignore; echo x > .git/hooks/pre-commit; echo x > vendor/lib/.git/hooks/post-checkout; mkdir -p .vscode; echo ok");
+    expect(await readFile(path.join(ws, ".tandemignore"), "utf8")).toBe("private/\n");
+    expect(existsSync(path.join(ws, ".git/hooks/pre-commit"))).toBe(false);
+    expect(existsSync(path.join(ws, "vendor/lib/.git/hooks/post-checkout"))).toBe(false);
+    expect(result.output).toMatch(/ok/);
+  });
+
+  it("hides secret and ignored files and HOME's credential stores, and says so", async () => {
+    const result = await run("cat .env; cat private/notes.md; cat ~/.ssh/id_rsa; ls ~/.ssh");
+    expect(result.output).not.toMatch(/MARKER/);
+    expect(result.code).not.toBe(0);
+    expect(result.blocked).toMatch(/sandbox/);
+  });
+
+  it("runs unconfined when switched off, and confined again when switched back", async () => {
+    await sandbox.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "off" });
+    expect(commands.sandbox?.active).toBe(false);
+    expect((await run("cat .env")).output).toMatch(/ENV-MARKER/);
+    await sandbox.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" });
+    expect((await run("cat .env")).output).not.toMatch(/ENV-MARKER/);
+  });
+});
+
+describe("scanWorkspace", () => {
+  it("finds ignored and secret files and nested guard folders, without walking dependency folders", async () => {
+    await mkdir(path.join(ws, "node_modules/pkg"), { recursive: true });
+    await writeFile(path.join(ws, "node_modules/pkg/key.pem"), "x");
+    const found = await scanWorkspace([ws], ignore);
+    expect(found.hiddenReads).toEqual(expect.arrayContaining([path.join(ws, ".env"), path.join(ws, "private")]));
+    expect(found.hiddenReads).not.toContain(path.join(ws, "private/notes.md")); // the folder is hidden whole
+    expect(found.hiddenReads).not.toContain(path.join(ws, "node_modules/pkg/key.pem"));
+    expect(found.readOnly).toEqual(expect.arrayContaining([path.join(ws, "vendor/lib/.git/hooks"), path.join(ws, "vendor/lib/.git/config")]));
+    expect(found.truncated).toBe(false);
+    expect((await scanWorkspace([ws], ignore, 3)).truncated).toBe(true);
+  });
+});
