@@ -34,7 +34,9 @@ async function workspace(): Promise<string> {
   return cwd;
 }
 
-const run = (cwd: string, line: string) => cli.run("Do it", [toolCall("execute_command", { command: line, requires_approval: "false" }), COMPLETE], { cwd });
+// The guard alone, as on a machine without a sandbox (test/sandbox/ covers the sandboxed runs).
+const run = (cwd: string, line: string) =>
+  cli.run("Do it", [toolCall("execute_command", { command: line, requires_approval: "false" }), COMPLETE], { cwd, args: ["--sandbox", "off"] });
 
 describe("the production CLI in YOLO mode", () => {
   it.each([

@@ -104,7 +104,8 @@ export class CorpusCli {
     }));
     turns.push({ toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "Done." } }] });
     const server = await startScriptedModelServer({ turns });
-    const args = [this.cliPath, "--native-tools", "--no-storage", "--cwd", box.ws];
+    // The guard alone, as where no sandbox exists: this corpus proves the guard holds on its own.
+    const args = [this.cliPath, "--native-tools", "--no-storage", "--sandbox", "off", "--cwd", box.ws];
     if (c.mode.yolo) args.push("--yolo");
     if (c.mode.approve?.length) args.push("--auto-approve", c.mode.approve.join(","));
     args.push("Carry out the steps.");
