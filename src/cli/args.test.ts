@@ -43,3 +43,21 @@ describe("parseCliArgs: workspace, saved tasks and approvals", () => {
     expect(() => parseCliArgs(["--auto-approve", "all", "go"], {})).toThrow(/Unknown --auto-approve switch "all": use read, read-outside/);
   });
 });
+
+describe("parseCliArgs: the sandbox", () => {
+  it("defaults to auto with the registry allow list, and takes the mode, network, domains and folders", () => {
+    expect(parseCliArgs(["go"], {})).toMatchObject({ sandbox: { mode: "auto", network: "allowList", allowedDomains: [], writableFolders: [] } });
+    const options = parseCliArgs(
+      ["--sandbox", "on", "--sandbox-network", "none", "--sandbox-allow-domain", "api.github.com", "--sandbox-allow-domain", "*.example.com", "--sandbox-write", "~/.cache", "go"],
+      {},
+    );
+    expect(options).toMatchObject({ sandbox: { mode: "on", network: "none", allowedDomains: ["api.github.com", "*.example.com"], writableFolders: ["~/.cache"] } });
+  });
+
+  it("refuses what it cannot use, naming the fix", () => {
+    expect(() => parseCliArgs(["--sandbox", "maybe", "go"], {})).toThrow(/Unknown --sandbox "maybe": use auto, on, off/);
+    expect(() => parseCliArgs(["--sandbox-network", "some", "go"], {})).toThrow(/use none, allowList, all/);
+    expect(() => parseCliArgs(["--sandbox-allow-domain", "https://api.github.com/x", "go"], {})).toThrow(/scheme.*"api.github.com"/);
+    expect(() => parseCliArgs(["--sandbox-write", " ", "go"], {})).toThrow(/needs a folder/);
+  });
+});

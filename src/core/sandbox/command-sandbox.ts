@@ -234,7 +234,7 @@ export class CommandSandbox {
   private writeLauncher(wrapped: string): string {
     this.launchDir ??= mkdtempSync(path.join(tmpdir(), "tandem-sandbox-"));
     chmodSync(this.launchDir, 0o700);
-    const file = path.join(this.launchDir, `command-${++this.launches}.sh`);
+    const file = path.join(this.launchDir, `sandboxed-command-${++this.launches}.sh`);
     writeFileSync(file, `${wrapped}\n`, { mode: 0o600 });
     return file;
   }
