@@ -26,9 +26,15 @@ describe("the settings view's sandbox section", () => {
     const box = stateBox();
     expect(within(box).getByText("On: commands run in the sandbox (bubblewrap).")).toBeInTheDocument();
     expect(within(box).getByText("Only the allow list")).toBeInTheDocument();
-    expect(within(box).getByText("registry.npmjs.org, pypi.org")).toBeInTheDocument();
-    expect(within(box).getByText("Workspace, temp folder, ~/.npm")).toBeInTheDocument();
-    expect(within(box).getByText("~/.ssh, ~/.aws")).toBeInTheDocument();
+    expect(within(box).getByText("the workspace, the task's temp folder, ~/.npm")).toBeInTheDocument();
+    // The long lists fold under their counts.
+    expect(within(box).getByText("Allowed domains (2)")).toBeInTheDocument();
+    expect(within(within(box).getByRole("list", { name: "Allowed domains", hidden: true })).getAllByRole("listitem", { hidden: true }).map((li) => li.textContent)).toEqual([
+      "registry.npmjs.org",
+      "pypi.org",
+    ]);
+    expect(within(box).getByText("Denied reads (2)")).toBeInTheDocument();
+    expect(within(box).getByText("~/.ssh", { exact: true })).toBeInTheDocument();
   });
 
   it("says once that no sandbox is available, and why", () => {
@@ -69,13 +75,13 @@ describe("the settings view's sandbox section", () => {
     const settings = makeSettings();
     settings.agent.sandbox = { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: ["api.github.com"] };
     const panel = openSettings({ settings }, makeSandbox());
-    const domains = screen.getByLabelText("Allowed domains") as HTMLInputElement;
+    const domains = screen.getByLabelText("Extra allowed domains") as HTMLInputElement;
     expect(domains.value).toBe("api.github.com");
     enter(domains, "api.github.com, https://pypi.example.com/simple");
     expect(screen.getByRole("alert")).toHaveTextContent('"https://pypi.example.com/simple" has a scheme: write the domain alone, "pypi.example.com".');
     expect(panel.posted()).toEqual([]);
     enter(domains, "api.github.com, *.example.com");
-    enter(screen.getByLabelText("Writable folders"), "~/.npm, ~/.cache,");
+    enter(screen.getByLabelText("Extra writable folders"), "~/.npm, ~/.cache,");
     expect(panel.posted()).toEqual([
       { type: "updateAgentSettings", settings: { sandbox: { ...settings.agent.sandbox, allowedDomains: ["api.github.com", "*.example.com"] } } },
       { type: "updateAgentSettings", settings: { sandbox: { ...settings.agent.sandbox, writableFolders: ["~/.npm", "~/.cache"] } } },

@@ -38,7 +38,7 @@ export function SandboxSection({ settings, status, onChange }: SandboxSectionPro
         </VscodeSingleSelect>
       </Field>
       <TextSetting
-        label="Allowed domains"
+        label="Extra allowed domains"
         value={joinList(settings.allowedDomains)}
         placeholder="e.g. api.github.com, *.example.com"
         help="Added to the allow list; separate them with commas."
@@ -46,7 +46,7 @@ export function SandboxSection({ settings, status, onChange }: SandboxSectionPro
         onCommit={(text) => change({ allowedDomains: splitList(text) })}
       />
       <TextSetting
-        label="Writable folders"
+        label="Extra writable folders"
         value={joinList(settings.writableFolders)}
         placeholder="e.g. ~/.npm, ~/.cache"
         help="Folders commands may write besides the workspace and the task's temp folder; separate them with commas."
@@ -66,10 +66,10 @@ function SandboxState({ status }: { status: SandboxStatus | undefined }) {
       {status.reason && <p className="sandbox-reason">{status.reason}</p>}
       <dl className="sandbox-facts">
         <Fact term="Network">{NETWORK_LABELS[status.network]}</Fact>
-        {status.network === "allowList" && <Fact term="Allowed domains">{listOrNone(status.allowedDomains)}</Fact>}
-        <Fact term="Writable folders">{status.writableFolders.length > 0 ? `Workspace, temp folder, ${joinList(status.writableFolders)}` : "Workspace and temp folder"}</Fact>
-        <Fact term="Denied reads">{listOrNone(status.deniedReads)}</Fact>
+        <Fact term="Writable">{["the workspace", "the task's temp folder", ...status.writableFolders].join(", ")}</Fact>
       </dl>
+      {status.network === "allowList" && <FactList summary="Allowed domains" items={status.allowedDomains} />}
+      <FactList summary="Denied reads" items={status.deniedReads} />
     </div>
   );
 }
@@ -83,4 +83,18 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-const listOrNone = (items: readonly string[]): string => (items.length > 0 ? joinList(items) : "None");
+/** A long list (the registries, HOME's credential stores) folded under its count. */
+function FactList({ summary, items }: { summary: string; items: readonly string[] }) {
+  return (
+    <details className="sandbox-list">
+      <summary>
+        {summary} ({items.length})
+      </summary>
+      <ul aria-label={summary}>
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
