@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../src/core/ignore/ignore-controller";
 import { CommandSandbox } from "../../src/core/sandbox/command-sandbox";
 import { TaskCommands } from "../../src/core/sandbox/task-commands";
-import { scanWorkspace } from "../../src/core/sandbox/workspace-scan";
+import { coarsenHidden, scanWorkspace } from "../../src/core/sandbox/workspace-scan";
 import { NodeTerminal } from "../../src/host/node/node-terminal";
 import { DEFAULT_SANDBOX_SETTINGS } from "../../src/shared/settings";
 
@@ -106,5 +106,20 @@ describe("scanWorkspace", () => {
     expect(found.readOnly).toEqual(expect.arrayContaining([path.join(ws, "vendor/lib/.git/hooks"), path.join(ws, "vendor/lib/.git/config")]));
     expect(found.truncated).toBe(false);
     expect((await scanWorkspace([ws], ignore, 3)).truncated).toBe(true);
+  });
+});
+
+describe("coarsenHidden", () => {
+  it("keeps few hidden paths as they are", () => {
+    expect(coarsenHidden(["/ws/a/.env", "/ws/b.pem"], ["/ws"], 4)).toEqual({ paths: ["/ws/a/.env", "/ws/b.pem"], folders: [] });
+  });
+
+  it("hides folders whole past the cap, those holding several first, never the root", () => {
+    const many = Array.from({ length: 10 }, (_, i) => `/ws/logs/day${i}.log`);
+    const result = coarsenHidden([...many, "/ws/src/deep/.env", "/ws/top.pem"], ["/ws"], 3);
+    expect(result.paths.sort()).toEqual(["/ws/logs", "/ws/src/deep/.env", "/ws/top.pem"]);
+    expect(result.folders).toEqual(["/ws/logs"]);
+    const rootOnly = Array.from({ length: 5 }, (_, i) => `/ws/k${i}.pem`);
+    expect(coarsenHidden(rootOnly, ["/ws"], 2).paths).toHaveLength(5);
   });
 });
