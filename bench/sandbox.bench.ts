@@ -1,0 +1,193 @@
+/**
+ * What the OS sandbox adds to each command, run as the product runs them: the core's TaskCommands
+ * (the task's walk of the workspace, CommandSandbox.wrap, the launcher) through the NodeTerminal
+ * (a shell in its own process group), against the same TaskCommands without a sandbox as the
+ * baseline, measured in the same run and interleaved (one plain, one sandboxed, ...).
+ * Commands: `true`, and a small `node -e` script. Workspaces: a small one (a dozen files, a .env
+ * and a .pem among them) and a large one (20,000 files in nested folders, 20 of them .env or
+ * *.pem files the sandbox must hide). Printed: medians of 20, as a ratio and as milliseconds added
+ * (target under 50 ms), and how much more the large workspace adds than the small one (target:
+ * nothing that grows with it, under 10 ms). Each hidden file is one more mount for bubblewrap, so
+ * a third workspace, as large with 200 hidden files, prints what one hidden file costs.
+ * The task's first command waits for the walk of the workspace: printed apart, once.
+ * Between two commands the bench pauses as long as a walk takes (outside the timing): in a task a
+ * model turn separates them, and the walk that a command's end starts runs in that gap.
+ * `RUNS=5 npm run bench sandbox` for a shorter run.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { IgnoreController } from "../src/core/ignore/ignore-controller";
+import { CommandSandbox } from "../src/core/sandbox/command-sandbox";
+import { TaskCommands } from "../src/core/sandbox/task-commands";
+import { scanWorkspace } from "../src/core/sandbox/workspace-scan";
+import { NodeTerminal } from "../src/host/node/node-terminal";
+import { DEFAULT_SANDBOX_SETTINGS } from "../src/shared/settings";
+
+const RUNS = Number(process.env.RUNS ?? 20);
+const LARGE_FILES = 20_000;
+/** The third workspace: 10 times the hidden files of the large one, to price one hidden file. */
+const MANY_SECRETS = "large, 200 hidden";
+const TARGET_ADDED_MS = 50;
+const TARGET_GROWTH_MS = 10;
+const COMMANDS = {
+  true: "true",
+  "node -e": `${JSON.stringify(process.execPath)} -e "const fs = require('fs'); console.log(fs.readdirSync('.').length)"`,
+} as const;
+
+interface Workspace {
+  readonly name: string;
+  readonly root: string;
+  readonly files: number;
+}
+
+interface Row {
+  readonly workspace: Workspace;
+  /** Files and folders hidden from commands: one mount each. */
+  readonly hidden: number;
+  readonly command: string;
+  readonly plain: number;
+  readonly sandboxed: number;
+}
+
+export async function run(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "tandem-bench-sandbox-"));
+  const home = join(dir, "home");
+  await mkdir(home);
+  const sandbox = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" }, { home });
+  try {
+    const status = await sandbox.ready();
+    if (!status.active) {
+      console.log(`SKIP the sandbox is not available here: ${status.reason ?? "no reason given"}`);
+      return;
+    }
+    // Milliseconds depend on the machine and what else it runs; the ratios and differences less so.
+    const load = loadavg()[0] ?? 0;
+    console.log(
+      `sandbox: ${status.technology ?? "?"}, network ${status.network}; medians of ${RUNS} runs per figure; ` +
+        `${availableParallelism()} CPUs, load average ${load.toFixed(1)}`,
+    );
+    const workspaces = [
+      await makeWorkspace(join(dir, "small"), "small", 12, 6),
+      await makeWorkspace(join(dir, "large"), "large", LARGE_FILES, 1000),
+      await makeWorkspace(join(dir, "many"), MANY_SECRETS, LARGE_FILES, 100),
+    ];
+    const rows: Row[] = [];
+    for (const workspace of workspaces) rows.push(...(await measureWorkspace(sandbox, workspace)));
+    report(rows);
+  } finally {
+    await sandbox.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureWorkspace(sandbox: CommandSandbox, workspace: Workspace): Promise<Row[]> {
+  const guard = await IgnoreController.create(workspace.root);
+  const terminal = new NodeTerminal();
+  const plain = new TaskCommands(terminal, undefined, [workspace.root], guard);
+  const confined = new TaskCommands(terminal, sandbox, [workspace.root], guard);
+  try {
+    const walkStarted = performance.now();
+    const findings = await scanWorkspace([workspace.root], guard);
+    const walkMs = performance.now() - walkStarted;
+    const first = await timeCommand(confined, "true", workspace.root);
+    console.log(
+      `${workspace.name} workspace: ${workspace.files} files, ${findings.hiddenReads.length} hidden from commands; ` +
+        `a walk takes ${ms(walkMs)}, the task's first sandboxed command (waits for it) ${ms(first)}`,
+    );
+    const gap = 20 + 1.5 * walkMs;
+    const rows: Row[] = [];
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      // One untimed run each: the shell, node and the sandbox's files are in the page cache for both.
+      await timeCommand(plain, command, workspace.root);
+      await timeCommand(confined, command, workspace.root);
+      const plainTimes: number[] = [];
+      const sandboxedTimes: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        plainTimes.push(await timeCommand(plain, command, workspace.root));
+        sandboxedTimes.push(await timeCommand(confined, command, workspace.root));
+        await delay(gap);
+      }
+      rows.push({ workspace, hidden: findings.hiddenReads.length, command: name, plain: median(plainTimes), sandboxed: median(sandboxedTimes) });
+    }
+    return rows;
+  } finally {
+    plain.dispose();
+    confined.dispose();
+    guard.dispose();
+  }
+}
+
+/** From asking TaskCommands to run it to its completion, as execute_command waits for it. */
+async function timeCommand(commands: TaskCommands, command: string, cwd: string): Promise<number> {
+  const started = performance.now();
+  const running = commands.run(command, { cwd, signal: new AbortController().signal, timeoutMs: 30_000 });
+  let output = "";
+  running.onOutput((text) => (output += text));
+  const exit = await running.completion;
+  const elapsed = performance.now() - started;
+  if (exit.exitCode !== 0) throw new Error(`${command} ${running.sandboxed ? "in" : "outside"} the sandbox exited with ${exit.exitCode ?? exit.signal}: ${output}`);
+  return elapsed;
+}
+
+function report(rows: readonly Row[]): void {
+  for (const row of rows) {
+    console.log(
+      `${row.workspace.name.padEnd(17)} ${row.command.padEnd(7)} plain ${ms(row.plain)}, sandboxed ${ms(row.sandboxed)}: ` +
+        `ratio ${(row.sandboxed / row.plain).toFixed(2)}x, added ${ms(row.sandboxed - row.plain)}`,
+    );
+  }
+  const worst = Math.max(...rows.filter((r) => r.workspace.name !== MANY_SECRETS).map(added));
+  console.log(`${worst < TARGET_ADDED_MS ? "PASS" : "MISS"} target: under ${TARGET_ADDED_MS} ms added per command (worst ${ms(worst)})`);
+  let growth = -Infinity;
+  for (const command of Object.keys(COMMANDS)) {
+    const small = rows.find((r) => r.command === command && r.workspace.name === "small");
+    const large = rows.find((r) => r.command === command && r.workspace.name === "large");
+    if (!small || !large) continue;
+    const more = added(large) - added(small);
+    growth = Math.max(growth, more);
+    console.log(`${command.padEnd(7)} the large workspace adds ${ms(more)} more than the small one (${large.workspace.files} vs ${small.workspace.files} files)`);
+  }
+  console.log(`${growth < TARGET_GROWTH_MS ? "PASS" : "MISS"} target: no per-command cost that grows with the workspace, under ${TARGET_GROWTH_MS} ms (${ms(growth)})`);
+  const large = rows.find((r) => r.command === "true" && r.workspace.name === "large");
+  const many = rows.find((r) => r.command === "true" && r.workspace.name === MANY_SECRETS);
+  if (large && many && many.hidden > large.hidden) {
+    const each = (added(many) - added(large)) / (many.hidden - large.hidden);
+    console.log(`each hidden file adds ${ms(each)} per command (\`true\`: ${large.hidden} hidden ${ms(added(large))}, ${many.hidden} hidden ${ms(added(many))})`);
+  }
+}
+
+/** `files` files in folders of 50, three levels deep; one in `secretEvery` is a .env or a .pem. */
+async function makeWorkspace(root: string, name: string, files: number, secretEvery: number): Promise<Workspace> {
+  let secrets = 0;
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < files; i++) {
+    const folder = join(root, `pkg${Math.floor(i / 2500)}`, `mod${Math.floor(i / 250) % 10}`, `dir${Math.floor(i / 50) % 5}`);
+    if (i % 50 === 0) await mkdir(folder, { recursive: true });
+    const secret = i % secretEvery === secretEvery - 1;
+    if (secret) secrets++;
+    const file = secret ? (secrets % 2 ? ".env" : `key${i}.pem`) : `file${i}.ts`;
+    writes.push(writeFile(join(folder, file), secret ? "SECRET=marker\n" : `export const n${i} = ${i};\n`));
+    if (writes.length >= 500) await Promise.all(writes.splice(0));
+  }
+  await Promise.all(writes);
+  return { name, root, files };
+}
+
+function added(row: Row): number {
+  return row.sandboxed - row.plain;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(1)} ms`;
+}
+
+function delay(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
