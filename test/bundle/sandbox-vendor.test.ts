@@ -60,6 +60,13 @@ describe("the sandbox's helper files in the production build", () => {
     );
   });
 
+  it("go with bundles that carry the library itself: the .vsix and dist/ ship no node_modules", async () => {
+    for (const file of ["core.js", "cli.js"]) {
+      expect(await readFile(join(bundle, file), "utf8"), file).not.toMatch(/require\(["']@anthropic-ai\/sandbox-runtime["']\)/);
+    }
+    expect(await readFile(join(bundle, "cli.js"), "utf8")).toContain("apply-seccomp");
+  });
+
   it("leave the optional Windows SDK out of the bundle instead of failing the build on it", async () => {
     expect(bundleOptions({ outdir: bundle, production: true }).external).toContain("@microsoft/mxc-sdk");
   });
