@@ -66,7 +66,7 @@ describe("CommandSandbox on this machine", () => {
     const result = await run('echo out > ../outside.txt; echo in > inside.txt; echo "$TMPDIR"; echo t > "$TMPDIR/t.txt" && echo tmp-ok');
     expect(existsSync(path.join(dir, "outside.txt"))).toBe(false);
     expect(await readFile(path.join(ws, "inside.txt"), "utf8")).toBe("in\n");
-    expect(result.output).toMatch(/tandem-task-/);
+    expect(result.output).toMatch(/tandem-sandbox-\d+-\w+\/task-/);
     expect(result.output).toMatch(/tmp-ok/);
     expect(result.output).toMatch(/Read-only file system/);
   });
@@ -92,6 +92,20 @@ describe("CommandSandbox on this machine", () => {
     expect((await run("cat .env")).output).toMatch(/ENV-MARKER/);
     await sandbox.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" });
     expect((await run("cat .env")).output).not.toMatch(/ENV-MARKER/);
+  });
+});
+
+describe("CommandSandbox's temp folders", () => {
+  it("removes the folders of Tandem processes that are gone, and its own on dispose", async () => {
+    const leftover = path.join(tmpdir(), "tandem-sandbox-99999999-left");
+    await mkdir(path.join(leftover, "task-x"), { recursive: true });
+    const other = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" }, { home });
+    await other.ready();
+    expect(existsSync(leftover)).toBe(false);
+    const temp = other.makeTaskTemp();
+    expect(path.basename(path.dirname(temp))).toMatch(new RegExp(`^tandem-sandbox-${process.pid}-`));
+    await other.dispose();
+    expect(existsSync(temp)).toBe(false);
   });
 });
 

@@ -7,7 +7,8 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
@@ -62,7 +63,8 @@ export class CommandSandbox {
   private readonly privateStorage: readonly string[];
   private current: SandboxStatus;
   private manager: Manager | undefined;
-  private launchDir: string | undefined;
+  /** This process's folder in the system temp folder: launchers, and each task's temp folder. */
+  private processDir: string | undefined;
   private launches = 0;
   private readonly checked: Promise<void>;
   private disposed = false;
@@ -72,7 +74,7 @@ export class CommandSandbox {
     this.home = options.home ?? homedir();
     this.privateStorage = options.privateStorage ?? [];
     this.current = this.statusWith({ available: false, reason: "The sandbox is being checked." });
-    this.checked = this.check();
+    this.checked = Promise.all([this.check(), removeLeftoverFolders()]).then(() => undefined);
   }
 
   /** Starts checking at once; `ready()` (and every wrap) waits for the check. */
@@ -126,11 +128,16 @@ export class CommandSandbox {
     };
   }
 
+  /** A new temp folder for a task: writable inside the sandbox, where TMPDIR points. */
+  makeTaskTemp(): string {
+    return mkdtempSync(path.join(this.folder(), "task-"));
+  }
+
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
     await this.checked.catch(() => {});
-    if (this.launchDir) rmSync(this.launchDir, { recursive: true, force: true });
+    if (this.processDir) rmSync(this.processDir, { recursive: true, force: true });
     if (this.manager) await this.manager.reset().catch(() => {});
   }
 
@@ -182,7 +189,7 @@ export class CommandSandbox {
 
   /** Undefined when `true` ran confined; else what went wrong (user namespaces disabled, say). */
   private async runProbe(manager: Manager): Promise<string | undefined> {
-    const cwd = mkdtempSync(path.join(tmpdir(), "tandem-sandbox-probe-"));
+    const cwd = mkdtempSync(path.join(this.folder(), "probe-"));
     try {
       const scope: CommandScope = { cwd, roots: [cwd], tempDir: cwd, hiddenReads: [], readOnly: [] };
       const wrapped = await manager.wrapWithSandbox("true", "/bin/sh", this.commandConfig(scope));
@@ -230,13 +237,43 @@ export class CommandSandbox {
     return [...homeDeniedReads(this.home), ...this.privateStorage, ...hidden];
   }
 
+  private folder(): string {
+    if (!this.processDir) {
+      this.processDir = mkdtempSync(path.join(tmpdir(), `${PROCESS_DIR_PREFIX}${process.pid}-`));
+      chmodSync(this.processDir, 0o700);
+      mkdirSync(path.join(this.processDir, "launchers"), { mode: 0o700 });
+    }
+    return this.processDir;
+  }
+
   /** Launchers live where no sandboxed command can write: a running one must not rewrite the next. */
   private writeLauncher(wrapped: string): string {
-    this.launchDir ??= mkdtempSync(path.join(tmpdir(), "tandem-sandbox-"));
-    chmodSync(this.launchDir, 0o700);
-    const file = path.join(this.launchDir, `sandboxed-command-${++this.launches}.sh`);
+    const file = path.join(this.folder(), "launchers", `sandboxed-command-${++this.launches}.sh`);
     writeFileSync(file, `${wrapped}\n`, { mode: 0o600 });
     return file;
+  }
+}
+
+const PROCESS_DIR_PREFIX = "tandem-sandbox-";
+
+/** Folders of Tandem processes that ended without removing theirs (killed, crashed). Never rejects. */
+async function removeLeftoverFolders(): Promise<void> {
+  try {
+    for (const name of await readdir(tmpdir())) {
+      const pid = Number(new RegExp(`^${PROCESS_DIR_PREFIX}(\\d+)-`).exec(name)?.[1]);
+      if (pid > 0 && pid !== process.pid && !isAlive(pid)) await rm(path.join(tmpdir(), name), { recursive: true, force: true });
+    }
+  } catch {
+    // A temp folder we cannot list or clean costs disk space, nothing else.
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

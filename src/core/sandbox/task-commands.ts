@@ -4,9 +4,7 @@
  * active. Owns the task's temp folder (TMPDIR inside the sandbox) and the walk of the workspace
  * that finds what the sandbox must hide.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
+import { rmSync } from "node:fs";
 import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../../host/bridge";
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { PathGuard } from "../task/tools/types";
@@ -64,7 +62,7 @@ export class TaskCommands implements CommandRunner {
 
   private async prepare(sandbox: CommandSandbox, command: string, options: CommandRunOptions): Promise<SandboxedLine> {
     const findings = await this.scan.current();
-    this.tempDir ??= mkdtempSync(path.join(tmpdir(), "tandem-task-"));
+    this.tempDir ??= sandbox.makeTaskTemp();
     const shell = this.terminal.shell?.path;
     return sandbox.wrap(
       command,
