@@ -20,13 +20,13 @@ const YOLO_APPROVES =
   "YOLO approves every file edit and every command without asking you, inside the workspace and outside it, " +
   "including commands that delete files or reach the network.";
 const GUARD_ALONE =
-  "the command guard alone judges commands: it refuses the destructive commands it can read and any command it cannot read; " +
+  "the command guard alone judges commands: it refuses the destructive ones it can read and any it cannot read; " +
   "scripts and programs a command starts are not checked.";
 const STILL_ASKS = "Changes to .tandemignore, .git/, .vscode/ and .tandem/ still ask. Turn it on only where a mistake costs nothing.";
 
-/** "reaches only …" for a sandboxed command. */
+/** "reach only …" for a sandboxed command. */
 function networkReach(sandbox: SandboxStatus): string {
-  if (sandbox.network === "all") return "may reach any host";
+  if (sandbox.network === "all") return "reach any host";
   if (sandbox.network === "none") return "reach no network";
   return `reach only the ${sandbox.allowedDomains.length} allowed domains`;
 }
@@ -42,12 +42,11 @@ export function yoloWarning(sandbox: SandboxStatus | undefined, runOutsideSandbo
     return `${YOLO_APPROVES} The command guard refuses the destructive commands it can read and, with no sandbox, any command it cannot read; scripts and programs a command starts are not checked. ${STILL_ASKS}`;
   }
   if (sandbox.active) {
-    const outside = runOutsideSandbox
-      ? "A command the model asks to run outside the sandbox runs without asking, because \"Run commands outside the sandbox\" is on."
-      : "A command the model asks to run outside the sandbox still asks you.";
+    const outside = runOutsideSandbox ? "A run outside the sandbox does not ask (your switch)." : "A run outside the sandbox still asks.";
     return (
-      `${YOLO_APPROVES} Commands run in the sandbox (${sandbox.technology ?? "OS sandbox"}): they write only in the workspace, a temp folder and the folders you listed, ` +
-      `cannot read credential stores or ignored files, and ${networkReach(sandbox)}. The command guard still refuses the destructive commands it can read. ${outside} ${STILL_ASKS}`
+      `YOLO approves every file edit and every command without asking you. Commands run in the sandbox (${sandbox.technology ?? "OS sandbox"}): ` +
+      `they write only in the workspace, a temp folder and your listed folders, cannot read credential stores or ignored files, and ${networkReach(sandbox)}; ` +
+      `the command guard still refuses the destructive ones it can read. ${outside} ${STILL_ASKS}`
     );
   }
   if (sandbox.mode === "off") return `${YOLO_APPROVES} The sandbox is off (tandem.sandbox.mode), so ${GUARD_ALONE} ${STILL_ASKS}`;

@@ -19,7 +19,7 @@ describe("the YOLO warning says whether commands are sandboxed", () => {
     panelWith(makeSandbox());
     expect(warning()).toContain("Commands run in the sandbox (bubblewrap)");
     expect(warning()).toContain("reach only the 2 allowed domains");
-    expect(warning()).toContain("A command the model asks to run outside the sandbox still asks you.");
+    expect(warning()).toContain("A run outside the sandbox still asks.");
     expect(warning()).not.toContain("alone judges");
   });
 
@@ -55,7 +55,7 @@ describe("the YOLO warning says whether commands are sandboxed", () => {
   });
 
   it("says when commands outside the sandbox run without asking", () => {
-    expect(yoloWarning(makeSandbox(), true)).toContain('runs without asking, because "Run commands outside the sandbox" is on');
+    expect(yoloWarning(makeSandbox(), true)).toContain("A run outside the sandbox does not ask (your switch).");
   });
 });
 
