@@ -80,6 +80,8 @@ const TASKS = {
       "echo change >> README.md && git add -A && git commit -q -m 'work in the sandbox' && git log --oneline -1",
     ],
   },
+  // Only tracked files: what git adds does not depend on what else the workspace shows.
+  gitCommitTracked: { commands: ["echo change >> README.md && git commit -q -am 'tracked change' && git log --oneline -1"] },
   build: { commands: ["npm run build"] },
   read: { commands: ["cat src/index.js && ls src"] },
   tmpdir: { commands: ['echo tmp-ok > "$TMPDIR/note.txt" && cat "$TMPDIR/note.txt" && echo "TMPDIR=$TMPDIR"'] },
@@ -191,6 +193,13 @@ describe("everyday work inside the sandbox (YOLO, --sandbox on)", () => {
     expect(results[1], about("gitCommit")).toContain("work in the sandbox");
     const log = execFileSync("git", ["log", "--format=%s", "-1"], { cwd: ws, encoding: "utf8", env: { ...process.env, HOME: home } }).trim();
     expect(log).toBe("work in the sandbox");
+  });
+
+  it("git commit -a of a tracked change writes .git/objects", () => {
+    const { ws, home, results } = get("gitCommitTracked");
+    expect(results[0], about("gitCommitTracked")).toContain("tracked change");
+    const log = execFileSync("git", ["log", "--format=%s", "-1"], { cwd: ws, encoding: "utf8", env: { ...process.env, HOME: home } }).trim();
+    expect(log).toBe("tracked change");
   });
 
   it("a build writes dist/", () => {
