@@ -2,16 +2,17 @@
  * What the OS sandbox adds to each command, run as the product runs them: the core's TaskCommands
  * (the task's walk of the workspace, CommandSandbox.wrap, the launcher) through the NodeTerminal
  * (a shell in its own process group), against the same TaskCommands without a sandbox as the
- * baseline, measured in the same run and interleaved (one plain, one sandboxed, ...).
- * Commands: `true`, and a small `node -e` script. Workspaces: a small one (a dozen files, a .env
- * and a .pem among them) and a large one (20,000 files in nested folders, 20 of them .env or
- * *.pem files the sandbox must hide). Printed: medians of 20, as a ratio and as milliseconds added
+ * baseline, measured in the same run and interleaved (each round runs every command in every
+ * workspace, plain then sandboxed; "added" is the median of those pairs' differences).
+ * Commands: `true`, and a small `node -e` script. Workspaces: a small one (40 files) and a large
+ * one (20,000 files in nested folders), each with 10 .env or *.pem files the sandbox must hide, so
+ * that only the size differs. Printed: medians of 20, as a ratio and as milliseconds added
  * (target under 50 ms), and how much more the large workspace adds than the small one (target:
  * nothing that grows with it, under 10 ms). Each hidden path is one more mount for bubblewrap, so
  * a third workspace, as large with 200 secret files, prints what one hidden path costs (past 64
  * the core hides their folders whole instead: workspace-scan.ts).
  * The task's first command waits for the walk of the workspace: printed apart, once.
- * Between two commands the bench pauses as long as a walk takes (outside the timing): in a task a
+ * Between two commands the bench pauses for 2.5 walks (outside the timing): in a task a
  * model turn separates them, and the walk that a command's end starts runs in that gap.
  * `RUNS=5 npm run bench sandbox` for a shorter run.
  */
@@ -49,6 +50,10 @@ interface Row {
   readonly command: string;
   readonly plain: number;
   readonly sandboxed: number;
+  /** The median of the pairs' differences. */
+  readonly added: number;
+  /** Fastest sandboxed minus fastest plain: the cost with the least interference from a busy machine. */
+  readonly floor: number;
 }
 
 export async function run(): Promise<void> {
@@ -69,55 +74,96 @@ export async function run(): Promise<void> {
         `${availableParallelism()} CPUs, load average ${load.toFixed(1)}`,
     );
     const workspaces = [
-      await makeWorkspace(join(dir, "small"), "small", 12, 6),
-      await makeWorkspace(join(dir, "large"), "large", LARGE_FILES, 1000),
+      await makeWorkspace(join(dir, "small"), "small", 40, 4),
+      await makeWorkspace(join(dir, "large"), "large", LARGE_FILES, 2000),
       await makeWorkspace(join(dir, "many"), MANY_SECRETS, LARGE_FILES, 100),
     ];
-    const rows: Row[] = [];
-    for (const workspace of workspaces) rows.push(...(await measureWorkspace(sandbox, workspace)));
-    report(rows);
+    const prepared: Prepared[] = [];
+    try {
+      for (const workspace of workspaces) prepared.push(await prepare(sandbox, workspace));
+      report(await measure(prepared));
+    } finally {
+      for (const p of prepared) p.dispose();
+    }
   } finally {
     await sandbox.dispose();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function measureWorkspace(sandbox: CommandSandbox, workspace: Workspace): Promise<Row[]> {
+/** A workspace with its plain and sandboxed TaskCommands, walked once and warmed up. */
+interface Prepared {
+  readonly workspace: Workspace;
+  readonly plain: TaskCommands;
+  readonly confined: TaskCommands;
+  readonly hidden: number;
+  /** After a sandboxed command, the walk it starts runs this long in the background. */
+  readonly walkMs: number;
+  dispose(): void;
+}
+
+async function prepare(sandbox: CommandSandbox, workspace: Workspace): Promise<Prepared> {
   const guard = await IgnoreController.create(workspace.root);
   const terminal = new NodeTerminal();
   const plain = new TaskCommands(terminal, undefined, [workspace.root], guard);
   const confined = new TaskCommands(terminal, sandbox, [workspace.root], guard);
-  try {
-    const walkStarted = performance.now();
-    const findings = await scanWorkspace([workspace.root], guard);
-    const walkMs = performance.now() - walkStarted;
-    const first = await timeCommand(confined, "true", workspace.root);
-    console.log(
-      `${workspace.name} workspace: ${workspace.files} files, ${findings.hiddenReads.length} paths hidden from commands` +
-        `${findings.hiddenWhole.length > 0 ? ` (${findings.hiddenWhole.length} of them folders hidden whole, with ${await filesIn(findings.hiddenWhole)} files)` : ""}; ` +
-        `a walk takes ${ms(walkMs)}, the task's first sandboxed command (waits for it) ${ms(first)}`,
-    );
-    const gap = 20 + 1.5 * walkMs;
-    const rows: Row[] = [];
-    for (const [name, command] of Object.entries(COMMANDS)) {
-      // One untimed run each: the shell, node and the sandbox's files are in the page cache for both.
-      await timeCommand(plain, command, workspace.root);
-      await timeCommand(confined, command, workspace.root);
-      const plainTimes: number[] = [];
-      const sandboxedTimes: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        plainTimes.push(await timeCommand(plain, command, workspace.root));
-        sandboxedTimes.push(await timeCommand(confined, command, workspace.root));
-        await delay(gap);
-      }
-      rows.push({ workspace, hidden: findings.hiddenReads.length, command: name, plain: median(plainTimes), sandboxed: median(sandboxedTimes) });
-    }
-    return rows;
-  } finally {
-    plain.dispose();
-    confined.dispose();
-    guard.dispose();
+  const walkStarted = performance.now();
+  const findings = await scanWorkspace([workspace.root], guard);
+  const walkMs = performance.now() - walkStarted;
+  const first = await timeCommand(confined, "true", workspace.root);
+  console.log(
+    `${workspace.name} workspace: ${workspace.files} files, ${findings.hiddenReads.length} paths hidden from commands` +
+      `${findings.hiddenWhole.length > 0 ? ` (${findings.hiddenWhole.length} of them folders hidden whole, with ${await filesIn(findings.hiddenWhole)} files)` : ""}; ` +
+      `a walk takes ${ms(walkMs)}, the task's first sandboxed command (waits for it) ${ms(first)}`,
+  );
+  // One untimed run each: the shell, node and the sandbox's files are in the page cache for both.
+  for (const command of Object.values(COMMANDS)) {
+    await timeCommand(plain, command, workspace.root);
+    await timeCommand(confined, command, workspace.root);
+    await delay(20 + 2.5 * walkMs);
   }
+  return {
+    workspace,
+    plain,
+    confined,
+    hidden: findings.hiddenReads.length,
+    walkMs,
+    dispose: () => {
+      plain.dispose();
+      confined.dispose();
+      guard.dispose();
+    },
+  };
+}
+
+/**
+ * Round after round, every command in every workspace, plain then sandboxed: the load of a shared
+ * machine drifts, and this spreads the drift over all figures alike. "Added" is the median of the
+ * differences of each plain and sandboxed pair, run one right after the other.
+ */
+async function measure(prepared: readonly Prepared[]): Promise<Row[]> {
+  const samples = new Map<string, { plain: number[]; sandboxed: number[]; added: number[] }>();
+  for (let i = 0; i < RUNS; i++) {
+    for (const p of prepared) {
+      for (const [name, command] of Object.entries(COMMANDS)) {
+        const plain = await timeCommand(p.plain, command, p.workspace.root);
+        const sandboxed = await timeCommand(p.confined, command, p.workspace.root);
+        const key = `${p.workspace.name}\0${name}`;
+        const sample = samples.get(key) ?? { plain: [], sandboxed: [], added: [] };
+        samples.set(key, sample);
+        sample.plain.push(plain);
+        sample.sandboxed.push(sandboxed);
+        sample.added.push(sandboxed - plain);
+        await delay(20 + 2.5 * p.walkMs);
+      }
+    }
+  }
+  return prepared.flatMap((p) =>
+    Object.keys(COMMANDS).map((command) => {
+      const sample = samples.get(`${p.workspace.name}\0${command}`) as { plain: number[]; sandboxed: number[]; added: number[] };
+      return { workspace: p.workspace, hidden: p.hidden, command, plain: median(sample.plain), sandboxed: median(sample.sandboxed), added: median(sample.added), floor: Math.min(...sample.sandboxed) - Math.min(...sample.plain) };
+    }),
+  );
 }
 
 /** From asking TaskCommands to run it to its completion, as execute_command waits for it. */
@@ -136,7 +182,7 @@ function report(rows: readonly Row[]): void {
   for (const row of rows) {
     console.log(
       `${row.workspace.name.padEnd(17)} ${row.command.padEnd(7)} plain ${ms(row.plain)}, sandboxed ${ms(row.sandboxed)}: ` +
-        `ratio ${(row.sandboxed / row.plain).toFixed(2)}x, added ${ms(row.sandboxed - row.plain)}`,
+        `ratio ${(row.sandboxed / row.plain).toFixed(2)}x, added ${ms(row.added)} (fastest vs fastest ${ms(row.floor)})`,
     );
   }
   const worst = Math.max(...rows.filter((r) => r.workspace.name !== MANY_SECRETS).map(added));
@@ -150,6 +196,7 @@ function report(rows: readonly Row[]): void {
     growth = Math.max(growth, more);
     console.log(`${command.padEnd(7)} the large workspace adds ${ms(more)} more than the small one (${large.workspace.files} vs ${small.workspace.files} files)`);
   }
+  console.log(`load average at the end ${(loadavg()[0] ?? 0).toFixed(1)}`);
   console.log(`${growth < TARGET_GROWTH_MS ? "PASS" : "MISS"} target: no per-command cost that grows with the workspace, under ${TARGET_GROWTH_MS} ms (${ms(growth)})`);
   const large = rows.find((r) => r.command === "true" && r.workspace.name === "large");
   const many = rows.find((r) => r.command === "true" && r.workspace.name === MANY_SECRETS);
@@ -159,7 +206,7 @@ function report(rows: readonly Row[]): void {
   }
 }
 
-/** `files` files in folders of 50, three levels deep; one in `secretEvery` is a .env or a .pem. */
+/** `files` files in folders of 50, three levels deep; one in `secretEvery` is a .env.* or a .pem. */
 async function makeWorkspace(root: string, name: string, files: number, secretEvery: number): Promise<Workspace> {
   let secrets = 0;
   const writes: Promise<void>[] = [];
@@ -168,7 +215,7 @@ async function makeWorkspace(root: string, name: string, files: number, secretEv
     if (i % 50 === 0) await mkdir(folder, { recursive: true });
     const secret = i % secretEvery === secretEvery - 1;
     if (secret) secrets++;
-    const file = secret ? (secrets % 2 ? ".env" : `key${i}.pem`) : `file${i}.ts`;
+    const file = secret ? (secrets % 2 ? `.env.local${i}` : `key${i}.pem`) : `file${i}.ts`;
     writes.push(writeFile(join(folder, file), secret ? "SECRET=marker\n" : `export const n${i} = ${i};\n`));
     if (writes.length >= 500) await Promise.all(writes.splice(0));
   }
@@ -183,7 +230,7 @@ async function filesIn(folders: readonly string[]): Promise<number> {
 }
 
 function added(row: Row): number {
-  return row.sandboxed - row.plain;
+  return row.added;
 }
 
 function median(values: readonly number[]): number {
