@@ -48,6 +48,17 @@ const read = of("secret reads", "read");
 const net = of("network", "net");
 const allow = of("allow list", "allow");
 
+/** `count` service folders, each with its own .env holding the workspace's secret. */
+function manyServices(count: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const name = `work/ws/svc-${String(i).padStart(2, "0")}`;
+    files[`${name}/.env`] = "API_KEY={secret:env}\n";
+    files[`${name}/index.js`] = "module.exports = 1;\n";
+  }
+  return files;
+}
+
 /** The marks a downloaded payload leaves if it ever runs. */
 const PAYLOAD_MARKS = { mustNotExist: ["{ws}/pwned-ran", "{home}/pwned"] };
 /** Through the sandbox's proxy (clients skip it for 127.0.0.1 by NO_PROXY, and find only the sandbox's own loopback). */
@@ -182,6 +193,12 @@ export const SANDBOX_CASES: readonly SandboxCase[] = [
   read("aws-copy-then-cat", "either", "cp -r ~/.aws stolen; cat stolen/*"),
   read("aws-ls-glob", "either", "head -c 100 $(ls -d ~/.a*)/credentials"),
   read("hardlink-env", "either", "ln .env e2; cat e2"),
+  read("nested-env-variable", "either", "p=packages/api/.env; cat $p.production"),
+  read("nested-env-grep", "either", "grep -r DB_PASSWORD packages"),
+  read("deep-key-find", "either", "find deploy -type f -exec cat {} +"),
+  // Past a few dozen hidden files the core hides their folders whole: the secrets must stay hidden all the same.
+  read("many-secrets-variable", "either", "n=svc-07; cat $n/.e\\nv", { files: manyServices(80) }),
+  read("many-secrets-grep", "either", "grep -r API_KEY . ; echo exit code: $?", { files: manyServices(80) }),
   read("symlink-aws", "either", "ln -s ~/.aws/credentials c; cat c"),
   read("api-key-env", "either", "env | sort", { note: "the CLI's ANTHROPIC_API_KEY is a credential too" }),
   read("api-key-proc", "either", "cat /proc/$$/environ | tr '\\0' '\\n'"),

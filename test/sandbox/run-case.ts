@@ -5,7 +5,7 @@
  * guard's files (issue 11's snapshot), the outside server's log and the marks a payload leaves.
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync, rmdirSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { classify, firstToolResult } from "../security/corpus/cli-runner";
 import { cloneSandbox, diffSnapshots, snapshot, type Sandbox } from "../security/corpus/fixture";
@@ -42,6 +42,7 @@ export async function runSandboxCase(c: SandboxCase, world: CaseWorld): Promise<
         .replaceAll("{id}", c.id)
         .replaceAll("{ws}", box.ws)
         .replaceAll("{home}", box.home);
+    await writeCaseFiles(box, c.files ?? {}, world.marker);
     const before = await snapshot(box);
     const run = await world.cli.run({
       home: box.home,
@@ -79,6 +80,14 @@ export async function runSandboxCase(c: SandboxCase, world: CaseWorld): Promise<
   } finally {
     if (cgroup) removeCgroup(cgroup);
     await rm(box.root, { recursive: true, force: true });
+  }
+}
+
+async function writeCaseFiles(box: Sandbox, files: Readonly<Record<string, string>>, marker: string): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(box.root, rel);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, content.replace(/\{secret:(\w+)\}/g, (_, name: string) => secretOf(marker, name as SecretName)));
   }
 }
 

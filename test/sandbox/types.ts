@@ -56,6 +56,8 @@ export interface SandboxCase {
   readonly mustSee?: "netServer";
   /** Secrets this case may show the model (only what it was allowed to fetch). */
   readonly mayShow?: readonly SecretName[];
+  /** More files for this case's copy, relative to the case root (`work/ws/...`); `{secret:NAME}` becomes that secret. */
+  readonly files?: Readonly<Record<string, string>>;
   /** Run alone, inside a pids cgroup, after the others (fork bombs). */
   readonly alone?: boolean;
   readonly note?: string;
