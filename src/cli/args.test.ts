@@ -46,12 +46,12 @@ describe("parseCliArgs: workspace, saved tasks and approvals", () => {
 
 describe("parseCliArgs: the sandbox", () => {
   it("defaults to auto with the registry allow list, and takes the mode, network, domains and folders", () => {
-    expect(parseCliArgs(["go"], {})).toMatchObject({ sandbox: { mode: "auto", network: "allowList", allowedDomains: [], writableFolders: [] } });
+    expect(parseCliArgs(["go"], {})).toMatchObject({ sandbox: { mode: "auto", network: "allowList", allowedDomains: [], writableFolders: ["~/.npm", "~/.cache"] } });
     const options = parseCliArgs(
-      ["--sandbox", "on", "--sandbox-network", "none", "--sandbox-allow-domain", "api.github.com", "--sandbox-allow-domain", "*.example.com", "--sandbox-write", "~/.cache", "go"],
+      ["--sandbox", "on", "--sandbox-network", "none", "--sandbox-allow-domain", "api.github.com", "--sandbox-allow-domain", "*.example.com", "--sandbox-write", "~/.cargo", "go"],
       {},
     );
-    expect(options).toMatchObject({ sandbox: { mode: "on", network: "none", allowedDomains: ["api.github.com", "*.example.com"], writableFolders: ["~/.cache"] } });
+    expect(options).toMatchObject({ sandbox: { mode: "on", network: "none", allowedDomains: ["api.github.com", "*.example.com"], writableFolders: ["~/.npm", "~/.cache", "~/.cargo"] } });
   });
 
   it("refuses what it cannot use, naming the fix", () => {

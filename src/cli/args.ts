@@ -47,7 +47,8 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
                                 what sandboxed commands reach (default allowList: the package
                                 registries, npm, PyPI, crates.io, Go, Maven Central, RubyGems)
   --sandbox-allow-domain HOST   add a host to the allow list (repeatable; "*.example.com" too)
-  --sandbox-write DIR           let sandboxed commands also write DIR (repeatable, e.g. ~/.cache)
+  --sandbox-write DIR           let sandboxed commands also write DIR (repeatable; ~/.npm and
+                                ~/.cache are writable by default)
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -133,8 +134,9 @@ function parseSandbox(values: { sandbox?: string; "sandbox-network"?: string; "s
     const problem = domainProblem(domain);
     if (problem) throw new Error(`--sandbox-allow-domain: ${problem}.`);
   }
-  const writableFolders = (values["sandbox-write"] ?? []).map((folder) => folder.trim());
-  if (writableFolders.some((folder) => folder === "")) throw new Error("--sandbox-write needs a folder.");
+  const added = (values["sandbox-write"] ?? []).map((folder) => folder.trim());
+  if (added.some((folder) => folder === "")) throw new Error("--sandbox-write needs a folder.");
+  const writableFolders = [...new Set([...DEFAULT_SANDBOX_SETTINGS.writableFolders, ...added])];
   return { mode: mode as SandboxMode, network: network as SandboxNetwork, allowedDomains, writableFolders };
 }
 

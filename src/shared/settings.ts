@@ -44,7 +44,8 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = {
   mode: "auto",
   network: "allowList",
   allowedDomains: [],
-  writableFolders: [],
+  // Package managers' caches: npm ci, pip and cargo fail without them.
+  writableFolders: ["~/.npm", "~/.cache"],
 };
 
 /** How the model calls tools: XML in its text (any model) or the provider's native tool calls. */

@@ -153,7 +153,7 @@ describe("the sandbox settings", () => {
       'tandem.autoApprove.runOutsideSandbox must be true or false, not "yes"; using false.',
       'tandem.sandbox.mode must be one of auto, on, off, not "strict"; using "auto".',
       'tandem.sandbox.network must be one of none, allowList, all, not "some"; using "allowList".',
-      'tandem.sandbox.writableFolders must be a list of folders such as "~/.npm", not "~/.npm"; using [].',
+      'tandem.sandbox.writableFolders must be a list of folders such as "~/.npm", not "~/.npm"; using ["~/.npm","~/.cache"].',
     ]);
   });
 

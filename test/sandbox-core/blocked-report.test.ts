@@ -38,9 +38,16 @@ describe("describeBlocked", () => {
 
   it("drops recorded writes that landed in a writable folder, keeps those into protected paths", () => {
     const violations = "<sandbox_violations>\ndeny openat /ws/out.txt\ndeny openat /ws/.git/hooks/pre-commit\n</sandbox_violations>";
-    const text = describeBlocked({ ...base, output: "failed", violations }) ?? "";
+    const scope = { ...base.scope, readOnly: ["/ws/.git/hooks"] };
+    const text = describeBlocked({ ...base, scope, output: "failed", violations }) ?? "";
     expect(text).not.toMatch(/\/ws\/out\.txt/);
     expect(text).toMatch(/\.git\/hooks\/pre-commit/);
+  });
+
+  it("reports a network denial even when the command exited 0, and a hidden file named relatively", () => {
+    const text = describeBlocked({ ...base, exitCode: 0, output: "Connection blocked by network allowlist", violations: "<sandbox_violations>\ndeny network-outbound evil.example.com:80 (host is not on the allow list)\n</sandbox_violations>" });
+    expect(text).toMatch(/evil\.example\.com:80/);
+    expect(describeBlocked({ ...base, output: "cat: .env: Permission denied" })).toMatch(/\/ws\/\.env, which the sandbox hides/);
   });
 
   it("names a hidden credential store and a host off the allow list", () => {

@@ -133,7 +133,53 @@ describe("coarsenHidden", () => {
     const result = coarsenHidden([...many, "/ws/src/deep/.env", "/ws/top.pem"], ["/ws"], 3);
     expect(result.paths.sort()).toEqual(["/ws/logs", "/ws/src/deep/.env", "/ws/top.pem"]);
     expect(result.folders).toEqual(["/ws/logs"]);
+    const lone = Array.from({ length: 6 }, (_, i) => `/ws/svc${i}/.env`);
+    expect(coarsenHidden(lone, ["/ws"], 3, 10).paths).toHaveLength(6); // lone ones stay up to the second cap
+    expect(coarsenHidden(lone, ["/ws"], 3, 4).paths.sort()).toEqual(lone.map((p) => p.replace("/.env", "")).sort());
     const rootOnly = Array.from({ length: 5 }, (_, i) => `/ws/k${i}.pem`);
     expect(coarsenHidden(rootOnly, ["/ws"], 2).paths).toHaveLength(5);
+  });
+});
+
+describe("what a sandboxed command starts with", () => {
+  it("has no credentials in its environment, and runs in a process-limited group", async () => {
+    process.env.TANDEM_TEST_API_KEY = "KEY-MARKER";
+    process.env.TANDEM_TEST_PLAIN = "plain-value";
+    try {
+      const result = await run("env; cat /proc/self/cgroup; ulimit -u");
+      expect(result.output).not.toMatch(/KEY-MARKER/);
+      expect(result.output).toMatch(/TANDEM_TEST_PLAIN=plain-value/);
+      // As root (CI), a pids cgroup of its own where the machine allows one; else a process-count limit.
+      if (process.getuid?.() === 0 && /pids/.test(await readFile("/proc/self/cgroup", "utf8"))) expect(result.output).toMatch(/pids:\/tandem-/);
+      else expect(result.output).not.toMatch(/^unlimited$/m);
+    } finally {
+      delete process.env.TANDEM_TEST_API_KEY;
+      delete process.env.TANDEM_TEST_PLAIN;
+    }
+  });
+
+  it("makes a listed writable folder that is missing, and can write there", async () => {
+    // The sandbox's HOME is `home` here; the command's own HOME is the test runner's.
+    const cache = path.join(home, ".cache");
+    const result = await run(`mkdir -p '${cache}/tandem-test' && echo cached > '${cache}/tandem-test/x'; cat '${cache}/tandem-test/x'`);
+    expect(result.output).toMatch(/cached/);
+    expect(existsSync(path.join(home, ".cache/tandem-test/x"))).toBe(true);
+  });
+});
+
+describe("network: all", () => {
+  it("reaches other hosts through the proxy, never this machine's own services", async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((_req, res) => res.end("LOCAL-MARKER"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    await sandbox.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on", network: "all" });
+    try {
+      const result = await run(`curl -sS -m 5 --noproxy '' http://127.0.0.1:${port}/; curl -sS -m 5 --noproxy '' http://localhost:${port}/; curl -sS -m 5 http://127.0.0.1:${port}/`);
+      expect(result.output).not.toMatch(/LOCAL-MARKER/);
+    } finally {
+      await sandbox.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" });
+      server.close();
+    }
   });
 });

@@ -106,6 +106,9 @@ function pathCandidates(word: string): string[] {
   const equals = word.indexOf("=");
   if (equals > 0) candidates.push(word.slice(equals + 1));
   if (word.startsWith("@")) candidates.push(word.slice(1));
+  // git's `REV:path` (`git show HEAD:.env`, `git cat-file -p main:config/.env`) names a file in history.
+  const colon = word.indexOf(":");
+  if (colon > 0 && !word.includes("://")) candidates.push(word.slice(colon + 1));
   return candidates
     .map(expandHome)
     .filter((c) => c !== "" && !c.startsWith("-") && !/^[a-z][a-z0-9+.-]*:\/\//i.test(c));

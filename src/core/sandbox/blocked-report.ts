@@ -13,6 +13,7 @@ const BLOCKED_SIGNS: readonly { readonly pattern: RegExp; readonly means: string
   { pattern: /read-only file system|EROFS/i, means: "a write outside the writable folders (read-only file system)" },
   { pattern: /permission denied|EACCES/i, means: "a file the sandbox does not let it open (permission denied)" },
   { pattern: /operation not permitted|EPERM/i, means: "an operation the sandbox refuses (operation not permitted)" },
+  { pattern: /invalid cross-device link|EXDEV/i, means: "a link or move across the sandbox's mounts (invalid cross-device link)" },
   { pattern: /blocked-by-allowlist|network allowlist|CONNECT tunnel failed, response 403|403 host is not on the allow list/i, means: "a host that is not on the network allow list" },
   {
     pattern: /could not resolve host|temporary failure in name resolution|ENOTFOUND|EAI_AGAIN|network is unreachable|ENETUNREACH/i,
@@ -38,7 +39,8 @@ export function describeBlocked(facts: BlockedFacts): string | undefined {
   const hidden = namesHiddenPath(facts);
   if (hidden) signs.push(`${hidden}, which the sandbox hides (it reads as missing or not permitted)`);
   // The recorder also notes writes that went through, so alone it proves nothing for a command that succeeded.
-  const recorded = facts.exitCode === 0 ? [] : violationLines(facts.violations).filter((line) => !isAllowedWrite(line, facts));
+  // Network denials are always real; file ones are write attempts, so only a failure makes them news.
+  const recorded = violationLines(facts.violations).filter((line) => isNetworkDenial(line) || (facts.exitCode !== 0 && !isAllowedWrite(line, facts)));
   if (signs.length === 0 && recorded.length === 0) return undefined;
   const lines = ["The command ran inside Tandem's sandbox, which may have blocked it:"];
   for (const sign of signs) lines.push(`- the output points to ${sign}`);
@@ -57,6 +59,10 @@ function violationLines(block: string): string[] {
   return [...lines.slice(0, MAX_VIOLATIONS), `… and ${lines.length - MAX_VIOLATIONS} more`];
 }
 
+function isNetworkDenial(line: string): boolean {
+  return /^deny network/.test(line);
+}
+
 /** The recorder notes write attempts, allowed ones too: a write into a writable folder was not blocked. */
 function isAllowedWrite(line: string, facts: BlockedFacts): boolean {
   const target = /^deny \S+ (\/.*)$/.exec(line)?.[1];
@@ -67,9 +73,22 @@ function isAllowedWrite(line: string, facts: BlockedFacts): boolean {
   return writable && !protectedPath;
 }
 
+/** A hidden path the output names: absolute, from HOME (`~/.ssh`), or relative to the command's folder. */
 function namesHiddenPath(facts: BlockedFacts): string | undefined {
   const hidden = [...facts.status.deniedReads, ...facts.scope.hiddenReads];
-  return hidden.find((denied) => facts.output.includes(denied) || (denied.startsWith(facts.home) && facts.output.includes(`~${denied.slice(facts.home.length)}`)));
+  const cwd = facts.scope.cwd.endsWith("/") ? facts.scope.cwd : `${facts.scope.cwd}/`;
+  return hidden.find(
+    (denied) =>
+      facts.output.includes(denied) ||
+      (denied.startsWith(facts.home) && facts.output.includes(`~${denied.slice(facts.home.length)}`)) ||
+      (denied.startsWith(cwd) && mentionsAsWord(facts.output, denied.slice(cwd.length))),
+  );
+}
+
+/** `private/keys.txt` in "cat: private/keys.txt: No such file", not inside `my-private/keys.txt.bak`. */
+function mentionsAsWord(text: string, relative: string): boolean {
+  const escaped = relative.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[\\s'"\`:(./])${escaped}($|[\\s'"\`:)/])`, "m").test(text);
 }
 
 function allowedSummary(facts: BlockedFacts): string {

@@ -7,16 +7,19 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
 import { errorText } from "../util/error-text";
 import { REGISTRY_DOMAINS } from "./network-domains";
-import { homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
+import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
+import { processLimit } from "./process-limit";
+import { ensureVendorExecutable } from "./vendor-files";
 import { shellQuote } from "./shell-quote";
 import { describeBlocked } from "./blocked-report";
 
@@ -66,6 +69,8 @@ export class CommandSandbox {
   /** This process's folder in the system temp folder: launchers, and each task's temp folder. */
   private processDir: string | undefined;
   private launches = 0;
+  /** The seccomp helper beside the bundle (undefined: the library finds its own). */
+  private seccompHelper: string | undefined;
   private readonly checked: Promise<void>;
   private disposed = false;
 
@@ -110,8 +115,13 @@ export class CommandSandbox {
     if (!this.current.active || !manager) throw new Error(this.current.reason ?? "The sandbox is not active.");
     const commandId = randomBytes(16).toString("base64url");
     const inner = innerCommand(command, scope);
-    const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", this.commandConfig(scope), signal, { commandId, commandText: command });
-    const launcher = this.writeLauncher(wrapped);
+    const config = this.commandConfig(scope);
+    const writable = (config.filesystem?.allowWrite ?? []).map((entry) => (typeof entry === "string" ? entry : entry.path));
+    leaveWritableFolders(writable);
+    this.makeListedFolders();
+    const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", config, signal, { commandId, commandText: command });
+    const limit = processLimit(`tandem-${process.pid}-${commandId.replace(/[^A-Za-z0-9]/g, "")}`);
+    const launcher = this.writeLauncher(wrapped, limit.lines);
     let released = false;
     return {
       line: `/bin/sh ${shellQuote(launcher)}`,
@@ -123,6 +133,7 @@ export class CommandSandbox {
         if (released) return;
         released = true;
         rmSync(launcher, { force: true });
+        limit.release();
         manager.cleanupAfterCommand();
       },
     };
@@ -174,6 +185,7 @@ export class CommandSandbox {
     const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
     const technology = process.platform === "linux" ? "bubblewrap" : "Seatbelt";
     if (!SandboxManager.isSupportedPlatform()) return { available: false, reason: `This ${process.platform} system is not supported by the sandbox runtime.` };
+    this.seccompHelper = ensureVendorExecutable(bundleFolder());
     const dependencies = SandboxManager.checkDependencies();
     if (dependencies.errors.length > 0) return { available: false, reason: `${dependencies.errors.join("; ")}. ${installHint()}` };
     await SandboxManager.initialize(this.baseConfig(), undefined, true);
@@ -212,25 +224,43 @@ export class CommandSandbox {
     const network = this.settings.network;
     return {
       network: {
-        // "*" lets the proxy pass every host; an empty list blocks all.
+        // "*" lets the proxy pass every host but this machine's own; an empty list blocks all.
         allowedDomains: network === "all" ? ["*"] : network === "none" ? [] : this.allowedDomains(),
-        deniedDomains: [],
+        deniedDomains: network === "all" ? [...LOCAL_HOSTS] : [],
+        ...(network === "all" ? { deniedResolvedAddresses: [...LOCAL_ADDRESSES] } : {}),
       },
       filesystem: { denyRead: this.deniedReads([]), allowWrite: [], denyWrite: [] },
       // Tandem lists the workspace's protected paths itself (protected-locations.ts, and the scan for nested ones).
       mandatoryDenySearchDepth: 1,
+      ...(this.seccompHelper ? { seccomp: { applyPath: this.seccompHelper } } : {}),
     };
   }
 
   /** One command's file system: the workspace and temp writable, guard files read-only, secrets hidden. */
   private commandConfig(scope: CommandScope): Partial<SandboxRuntimeConfig> {
+    const writable = [...scope.roots, scope.tempDir, ...this.settings.writableFolders.map((folder) => expandHome(folder, this.home))];
+    // Tandem itself (the bundle, the seccomp helper) runs outside the sandbox: never writable from inside.
+    const ownFiles = [bundleFolder(), ...(this.seccompHelper ? [path.dirname(this.seccompHelper)] : [])].filter((own) =>
+      writable.some((folder) => own === folder || own.startsWith(`${folder}${path.sep}`)),
+    );
     return {
       filesystem: {
         denyRead: this.deniedReads(scope.hiddenReads),
-        allowWrite: [...scope.roots, scope.tempDir, ...this.settings.writableFolders.map((folder) => expandHome(folder, this.home))],
-        denyWrite: [...scope.roots.flatMap(workspaceReadOnlyPaths), ...scope.readOnly],
+        allowWrite: writable,
+        denyWrite: [...scope.roots.flatMap(workspaceReadOnlyPaths), ...scope.readOnly, ...ownFiles],
       },
     };
+  }
+
+  /** A folder the person listed as writable must exist for the sandbox to let commands write it. */
+  private makeListedFolders(): void {
+    for (const folder of this.settings.writableFolders) {
+      try {
+        mkdirSync(expandHome(folder, this.home), { recursive: true });
+      } catch {
+        // Cannot be made (a file there, no permission): it stays unwritable, as the settings view shows.
+      }
+    }
   }
 
   private deniedReads(hidden: readonly string[]): string[] {
@@ -246,15 +276,39 @@ export class CommandSandbox {
     return this.processDir;
   }
 
-  /** Launchers live where no sandboxed command can write: a running one must not rewrite the next. */
-  private writeLauncher(wrapped: string): string {
+  /**
+   * Launchers live where no sandboxed command can write: a running one must not rewrite the next.
+   * Before the sandbox starts, they drop credentials from the environment and cap the processes.
+   */
+  private writeLauncher(wrapped: string, limitLines: string): string {
     const file = path.join(this.folder(), "launchers", `sandboxed-command-${++this.launches}.sh`);
-    writeFileSync(file, `${wrapped}\n`, { mode: 0o600 });
+    const dropCredentials = `for _tandem_v in $(env | sed -n 's/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p'); do case "$_tandem_v" in ${CREDENTIAL_ENV_PATTERNS.join("|")}) unset "$_tandem_v" ;; esac; done; unset _tandem_v`;
+    writeFileSync(file, `${dropCredentials}\n${limitLines}\n${wrapped}\n`, { mode: 0o600 });
     return file;
   }
 }
 
 const PROCESS_DIR_PREFIX = "tandem-sandbox-";
+
+/** With every host allowed, this machine's own services stay out of reach (as without the sandbox's proxy they would be). */
+const LOCAL_HOSTS = ["localhost", "*.localhost", "127.0.0.1", "::1", "0.0.0.0", "169.254.169.254"] as const;
+const LOCAL_ADDRESSES = ["127.0.0.0/8", "::1/128", "0.0.0.0/32", "169.254.0.0/16", "fe80::/10"] as const;
+
+/** The folder this code runs from: dist/ for the bundles. */
+function bundleFolder(): string {
+  return path.dirname(fileURLToPath(import.meta.url));
+}
+
+/**
+ * The sandbox stands placeholders in for protected paths that are missing, in the working folder
+ * of this process. Where that folder is writable inside (a CLI started in its workspace), they
+ * would show in the workspace while a command runs; elsewhere none are made. So the process leaves
+ * such a folder once (commands get their own folder; Tandem resolves every path against the workspace).
+ */
+function leaveWritableFolders(writable: readonly string[]): void {
+  const here = process.cwd();
+  if (writable.some((folder) => here === folder || here.startsWith(`${folder}${path.sep}`))) process.chdir(tmpdir());
+}
 
 /** Folders of Tandem processes that ended without removing theirs (killed, crashed). Never rejects. */
 async function removeLeftoverFolders(): Promise<void> {

@@ -16,10 +16,11 @@ const NOT_WALKED = new Set(["node_modules", ".git"]);
 const MAX_ENTRIES = 200_000;
 /**
  * Each hidden path is a mount, and mounts cost bubblewrap more than linearly (measured here: 50
- * paths add about 60 ms to a command, 600 paths 800 ms, 2,000 paths 5 to 10 s). Past this many,
- * folders holding hidden paths are hidden whole instead: more is hidden, never less.
+ * paths add about 30-60 ms to a command, 200 paths 130 ms, 600 paths 800 ms, 2,000 paths 5 to
+ * 10 s). Past the first figure, folders holding several hidden paths are hidden whole instead;
+ * past the second, folders holding one too: more is hidden, never less.
  */
-export const MAX_HIDDEN_PATHS = 64;
+export const HIDDEN_PATHS = { grouped: 64, most: 200 } as const;
 
 export interface WorkspaceFindings {
   /** Ignored and secret files and folders: unreadable inside. */
@@ -68,16 +69,16 @@ export async function scanWorkspace(roots: readonly string[], guard: PathGuard, 
 }
 
 function findings(hidden: string[], readOnly: string[], roots: readonly string[], truncated: boolean): WorkspaceFindings {
-  const coarse = coarsenHidden(hidden, roots, MAX_HIDDEN_PATHS);
+  const coarse = coarsenHidden(hidden, roots, HIDDEN_PATHS.grouped, HIDDEN_PATHS.most);
   return { hiddenReads: coarse.paths, readOnly, truncated, hiddenWhole: coarse.folders };
 }
 
 /**
- * At most `cap` paths that hide at least what `paths` hide: the deepest hidden paths give way to
- * their folders, those holding several first. A root's own entries are never merged into the
- * root (commands run there), so more than `cap` of them stay as they are.
+ * Paths that hide at least what `paths` hide, fewer of them: past `cap`, folders holding several
+ * hidden paths are hidden whole, the fullest first; past `most`, the deepest lone ones give way
+ * to their folders too. A root's own entries are never merged into the root (commands run there).
  */
-export function coarsenHidden(paths: readonly string[], roots: readonly string[], cap: number): { paths: string[]; folders: string[] } {
+export function coarsenHidden(paths: readonly string[], roots: readonly string[], cap: number, most = cap): { paths: string[]; folders: string[] } {
   let hidden = new Set(paths);
   const folders = new Set<string>();
   const rootSet = new Set(roots);
@@ -99,7 +100,8 @@ export function coarsenHidden(paths: readonly string[], roots: readonly string[]
       }
       continue;
     }
-    // Only lone paths left: the deepest give way to their folders.
+    // Only lone paths left: they stay one by one up to `most`, then the deepest give way to their folders.
+    if (hidden.size <= most) break;
     const deepest = Math.max(...mergeable.map(depth));
     for (const p of mergeable.filter((m) => depth(m) === deepest)) merge(path.dirname(p));
   }

@@ -51,9 +51,10 @@ export interface CommandWorkspace {
  * Tandem reads the command line itself (Cline trusts the model's requires_approval): the
  * model's flag can only make a command stricter. Without the OS sandbox, YOLO with the guard on
  * refuses what the guard cannot read; inside it the sandbox confines what the guard cannot read,
- * and the guard still refuses what it can. A command that writes the guard's own files, or
- * names an ignored or secret one, always asks, even in YOLO; so does running one outside the
- * sandbox, unless the person allowed that.
+ * and the guard still refuses what it can. A command that names an ignored or secret file always
+ * asks, even in YOLO (the sandbox cannot hide its copies in git's history); one that writes the
+ * guard's own files asks unless confined (inside they are read-only); running one outside the
+ * sandbox asks unless the person allowed that.
  */
 async function decideCommand(request: ApprovalRequest, settings: AgentSettings, workspace: CommandWorkspace): Promise<ApprovalVerdict> {
   // The shell parser is large: it loads with the first command, not with the extension.
@@ -81,10 +82,11 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
   });
   const decision = applyModelRequest(policy, request.requiresApproval === true);
   if (decision.decision === "deny") return { verdict: "deny", reason: decision.reason };
-  // Confined, the guard's files are read-only and ignored or secret files unreadable: the sandbox holds what these asks guard.
+  // Confined, the guard's own files are read-only: the sandbox holds what this ask guards.
   const guarded = confined ? undefined : guardedCommandNote(decision.files, workspace.cwd);
   if (guarded) return { verdict: "ask", note: guarded, always: true };
-  const ignored = confined ? undefined : mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
+  // Asked even confined: the sandbox hides the file, not its old versions in git (`git show HEAD:.env`).
+  const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
   if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.`, always: true };
   if (sandbox?.active && request.outsideSandbox && !auto.runOutsideSandbox) {
     return { verdict: "ask", note: "It asks to run outside the sandbox, with your full access to files and the network.", always: true };

@@ -1,0 +1,70 @@
+/**
+ * How many processes a sandboxed command may run at once, so a fork bomb the guard cannot read
+ * stops at a cap instead of taking the machine. An ordinary user gets a process-count limit
+ * (`ulimit -u`); root ignores that limit, so for root each command gets a pids cgroup of its own
+ * where the machine lets us make one. The launcher applies it before the sandbox starts.
+ */
+import { existsSync, mkdirSync, rmdirSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+
+/** Processes one command may run at once (its own and all it starts). */
+export const MAX_PROCESSES = 2048;
+
+export interface ProcessLimit {
+  /** Shell lines for the launcher, run before the sandbox starts. */
+  readonly lines: string;
+  /** After the command ended: removes its cgroup. */
+  release(): void;
+}
+
+/** Where pids cgroups can be made (cgroup v1's pids hierarchy, or v2's), found once. */
+let pidsRoot: string | null | undefined;
+
+export function processLimit(name: string): ProcessLimit {
+  if (process.getuid?.() !== 0) {
+    // The user's own processes count too, so the cap is on top of what runs already.
+    const lines = `_tandem_n=$(ps -U "$(id -u)" -o pid= 2>/dev/null | wc -l) && ulimit -u $((_tandem_n + ${MAX_PROCESSES})) 2>/dev/null; unset _tandem_n`;
+    return { lines, release: () => {} };
+  }
+  const root = findPidsRoot();
+  if (!root) return { lines: "", release: () => {} };
+  const group = path.join(root, name);
+  try {
+    mkdirSync(group);
+    writeFileSync(path.join(group, "pids.max"), String(MAX_PROCESSES));
+  } catch {
+    return { lines: "", release: () => removeGroup(group) };
+  }
+  return { lines: `echo $$ > '${path.join(group, "cgroup.procs")}' 2>/dev/null`, release: () => removeGroup(group) };
+}
+
+function findPidsRoot(): string | undefined {
+  if (pidsRoot !== undefined) return pidsRoot ?? undefined;
+  pidsRoot = null;
+  for (const candidate of ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"]) {
+    const probe = path.join(candidate, `tandem-probe-${process.pid}`);
+    try {
+      if (!existsSync(path.join(candidate, "cgroup.procs"))) continue;
+      mkdirSync(probe);
+      const usable = existsSync(path.join(probe, "pids.max"));
+      rmdirSync(probe);
+      if (usable) {
+        pidsRoot = candidate;
+        break;
+      }
+    } catch {
+      // Not ours to write here.
+    }
+  }
+  return pidsRoot ?? undefined;
+}
+
+/** A cgroup goes once its last process has: retried for a while, as the kill of a group takes time. */
+function removeGroup(group: string, attempt = 0): void {
+  try {
+    rmdirSync(group);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EBUSY" && attempt < 20) setTimeout(() => removeGroup(group, attempt + 1), 500).unref();
+  }
+}
