@@ -3,7 +3,7 @@
  * (and folders) the ignore guard keeps from tools, and nested repositories' hooks and config and
  * nested guard folders. A walk costs what the workspace holds, so commands never wait for one
  * except the task's first: each command uses the last finished walk, and a new walk starts in
- * the background when a command ends (it sees what that command created).
+ * the background when a command ends (it sees what that command created), at most every 5 s.
  */
 import { opendir, readdir } from "node:fs/promises";
 import * as path from "node:path";
@@ -133,10 +133,14 @@ async function submoduleGitFiles(modules: string, depth = 0): Promise<string[]> 
   return found;
 }
 
-/** The last finished walk, refreshed in the background after each command. */
+/** A walk costs what the workspace holds: after a command, a new one starts at most this often. */
+const MIN_WALK_INTERVAL_MS = 5_000;
+
+/** The last finished walk, refreshed in the background after commands (at most every few seconds). */
 export class WorkspaceScanCache {
   private latest: Promise<WorkspaceFindings> | undefined;
   private running: Promise<WorkspaceFindings> | undefined;
+  private lastStarted = 0;
 
   constructor(
     private readonly roots: readonly string[],
@@ -151,7 +155,7 @@ export class WorkspaceScanCache {
 
   /** Walks again in the background (one at a time); the next command uses it once it has finished. */
   refresh(): void {
-    if (this.running) return;
+    if (this.running || Date.now() - this.lastStarted < MIN_WALK_INTERVAL_MS) return;
     const walk = this.walk();
     this.running = walk;
     walk
@@ -167,6 +171,7 @@ export class WorkspaceScanCache {
   }
 
   private walk(): Promise<WorkspaceFindings> {
+    this.lastStarted = Date.now();
     return scanWorkspace(this.roots, this.guard);
   }
 }
