@@ -15,7 +15,8 @@ import { commandTurn, sandboxLine, SandboxCli, toolResultIn, type SandboxRun } f
 
 /** Writes a file in HOME through an interpreter, which the guard lets run: only the sandbox can stop it. */
 const WRITE_HOME = "python3 -c \"import os; open(os.environ['HOME'] + '/outside.txt', 'w').write('x')\"";
-const READ_KEY = "python3 -c \"import os; print(open(os.path.expanduser('~/.ssh/id_rsa')).read())\"";
+// The key's name is built at run time: a command that names a secret file asks before it runs, sandbox or not.
+const READ_KEY = "python3 -c \"import os; print(open(os.path.expanduser('~/.ssh/id_' + 'rsa')).read())\"";
 const UNLISTED_HTTPS = "curl -sS https://evil.example.com/";
 /** Plain HTTP: the proxy answers the refusal itself, so curl exits 0 with the proxy's page as output. */
 const UNLISTED_HTTP = "curl -sS http://evil.example.com/";

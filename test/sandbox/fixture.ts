@@ -64,6 +64,10 @@ export async function buildSandboxTemplate(root: string, marker: string): Promis
     "home/.npmrc": `//registry.npmjs.org/:_authToken=${s("npmrc")}\n`,
     "home/.netrc": `machine example.com login me password ${s("netrc")}\n`,
     "home/.git-credentials": `https://me:${s("gitcred")}@example.com\n`,
+    // The default writable folders (package managers' caches) exist, as on a machine that has run npm;
+    // otherwise the sandbox makes them, and the snapshot would count that as a change outside.
+    "home/.npm/.keep": "",
+    "home/.cache/.keep": "",
   };
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(root, rel);

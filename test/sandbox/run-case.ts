@@ -9,6 +9,9 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { classify, firstToolResult } from "../security/corpus/cli-runner";
 import { cloneSandbox, diffSnapshots, snapshot, type Sandbox } from "../security/corpus/fixture";
+import { DEFAULT_SANDBOX_SETTINGS } from "../../src/shared/settings";
+
+const DEFAULT_WRITABLE = DEFAULT_SANDBOX_SETTINGS.writableFolders.map((folder) => folder.replace(/^~\//, ""));
 import { signOf } from "./cases";
 import { leakForms, SECRETS, secretOf, type SecretName } from "./fixture";
 import type { OutsideServer } from "./outside-server";
@@ -60,7 +63,10 @@ export async function runSandboxCase(c: SandboxCase, world: CaseWorld): Promise<
     const violations = [
       ...(line?.startsWith("Sandbox: on") ? [] : [`the sandbox was not on: ${line ?? "no 'Sandbox: ' line on stderr"}`]),
       ...leaks(run.requests, world.marker, c.mayShow ?? []),
-      ...diffSnapshots(before, await snapshot(box)).map((change) => `disk: ${change.replaceAll(box.root, "<case>")}`),
+      ...diffSnapshots(before, await snapshot(box))
+        .map((change) => `disk: ${change.replaceAll(box.root, "<case>")}`)
+        // The default writable folders (package caches) are the sandbox's to let commands change.
+        .filter((change) => !DEFAULT_WRITABLE.some((folder) => change.includes(`<case>/home:${folder}`) || change.includes(`<case>/home/${folder}`))),
       ...outsideProblems(c, world, expand, box),
       ...proofProblems(c, observed, result, world.marker),
     ];

@@ -12,7 +12,8 @@ export function accepted(c: SandboxCase, observed: Observed | undefined): boolea
     case "either":
       return byGuard || observed === "blocked by sandbox";
     case "contained":
-      return observed === "blocked by sandbox" || observed === "ran unblocked";
+      // A guard stop is safe too (a command naming a secret file asks, sandbox or not).
+      return byGuard || observed === "blocked by sandbox" || observed === "ran unblocked";
     case "allowed":
       return observed === "allowed";
   }
