@@ -18,7 +18,7 @@ import type { SandboxSettings } from "../../shared/settings";
 import { errorText } from "../util/error-text";
 import { REGISTRY_DOMAINS } from "./network-domains";
 import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
-import { processLimit } from "./process-limit";
+import { processLimit, releaseProcessGroups, removeLeftoverProcessGroups } from "./process-limit";
 import { ensureVendorExecutable } from "./vendor-files";
 import { shellQuote } from "./shell-quote";
 import { describeBlocked } from "./blocked-report";
@@ -120,7 +120,7 @@ export class CommandSandbox {
     leaveWritableFolders(writable);
     this.makeListedFolders();
     const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", config, signal, { commandId, commandText: command });
-    const limit = processLimit(`tandem-${process.pid}-${commandId.replace(/[^A-Za-z0-9]/g, "")}`);
+    const limit = processLimit(commandId.replace(/[^A-Za-z0-9]/g, ""));
     const launcher = this.writeLauncher(wrapped, limit.lines);
     let released = false;
     return {
@@ -149,6 +149,7 @@ export class CommandSandbox {
     this.disposed = true;
     await this.checked.catch(() => {});
     if (this.processDir) rmSync(this.processDir, { recursive: true, force: true });
+    releaseProcessGroups();
     if (this.manager) await this.manager.reset().catch(() => {});
   }
 
@@ -312,6 +313,7 @@ function leaveWritableFolders(writable: readonly string[]): void {
 
 /** Folders of Tandem processes that ended without removing theirs (killed, crashed). Never rejects. */
 async function removeLeftoverFolders(): Promise<void> {
+  removeLeftoverProcessGroups(isAlive);
   try {
     for (const name of await readdir(tmpdir())) {
       const pid = Number(new RegExp(`^${PROCESS_DIR_PREFIX}(\\d+)-`).exec(name)?.[1]);

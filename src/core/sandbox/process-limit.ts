@@ -4,7 +4,7 @@
  * (`ulimit -u`); root ignores that limit, so for root each command gets a pids cgroup of its own
  * where the machine lets us make one. The launcher applies it before the sandbox starts.
  */
-import { existsSync, mkdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
 /** Processes one command may run at once (its own and all it starts). */
@@ -19,7 +19,11 @@ export interface ProcessLimit {
 
 /** Where pids cgroups can be made (cgroup v1's pids hierarchy, or v2's), found once. */
 let pidsRoot: string | null | undefined;
+/** The groups of this process's commands not yet removed. */
+const groups = new Set<string>();
+const GROUP_PREFIX = "tandem-";
 
+/** `name` is unique per command; the group's name starts with this process's pid, so leftovers can be told apart. */
 export function processLimit(name: string): ProcessLimit {
   if (process.getuid?.() !== 0) {
     // The user's own processes count too, so the cap is on top of what runs already.
@@ -28,9 +32,10 @@ export function processLimit(name: string): ProcessLimit {
   }
   const root = findPidsRoot();
   if (!root) return { lines: "", release: () => {} };
-  const group = path.join(root, name);
+  const group = path.join(root, `${GROUP_PREFIX}${process.pid}-${name}`);
   try {
     mkdirSync(group);
+    groups.add(group);
     writeFileSync(path.join(group, "pids.max"), String(MAX_PROCESSES));
   } catch {
     return { lines: "", release: () => removeGroup(group) };
@@ -63,8 +68,30 @@ function findPidsRoot(): string | undefined {
 function removeGroup(group: string, attempt = 0): void {
   try {
     rmdirSync(group);
+    groups.delete(group);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EBUSY" && attempt < 20) setTimeout(() => removeGroup(group, attempt + 1), 500).unref();
+    if (code === "ENOENT") groups.delete(group);
+    else if (code === "EBUSY" && attempt < 20) setTimeout(() => removeGroup(group, attempt + 1), 500).unref();
+  }
+}
+
+/** At exit: the groups still here (a command's processes were slow to go). */
+export function releaseProcessGroups(): void {
+  for (const group of groups) removeGroup(group, Number.POSITIVE_INFINITY);
+}
+
+/** Groups that Tandem processes no longer running left behind (killed, or gone before their commands). */
+export function removeLeftoverProcessGroups(isAlive: (pid: number) => boolean): void {
+  if (process.getuid?.() !== 0) return;
+  const root = findPidsRoot();
+  if (!root) return;
+  try {
+    for (const name of readdirSync(root)) {
+      const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)-`).exec(name)?.[1]);
+      if (pid > 0 && pid !== process.pid && !isAlive(pid)) removeGroup(path.join(root, name), Number.POSITIVE_INFINITY);
+    }
+  } catch {
+    // Not ours to list: nothing to clean.
   }
 }
