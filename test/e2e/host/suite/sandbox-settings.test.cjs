@@ -28,7 +28,15 @@ describe("Tandem's sandbox settings in VS Code's configuration", () => {
   });
 
   it("reads the declared defaults", () => {
-    assert.deepEqual(before_, { mode: "auto", network: "allowList", allowedDomains: [], writableFolders: [] });
+    const tandem = vscode.workspace.getConfiguration("tandem");
+    const declared = (key) => tandem.inspect(key)?.defaultValue;
+    assert.deepEqual(before_, {
+      mode: declared("sandbox.mode"),
+      network: declared("sandbox.network"),
+      allowedDomains: declared("sandbox.allowedDomains"),
+      writableFolders: declared("sandbox.writableFolders"),
+    });
+    assert.equal(before_.mode, "auto", "the sandbox is on by default where the machine has one");
     assert.equal(settings.getAgentSettings().autoApproval.runOutsideSandbox, false);
   });
 
