@@ -117,7 +117,7 @@ export class CommandSandbox {
     const inner = innerCommand(command, scope);
     const config = this.commandConfig(scope);
     const writable = (config.filesystem?.allowWrite ?? []).map((entry) => (typeof entry === "string" ? entry : entry.path));
-    leaveWritableFolders(writable);
+    leaveWritableFolders(writable, this.folder());
     this.makeListedFolders();
     const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", config, signal, { commandId, commandText: command });
     const limit = processLimit(commandId.replace(/[^A-Za-z0-9]/g, ""));
@@ -148,7 +148,10 @@ export class CommandSandbox {
     if (this.disposed) return;
     this.disposed = true;
     await this.checked.catch(() => {});
-    if (this.processDir) rmSync(this.processDir, { recursive: true, force: true });
+    if (this.processDir) {
+      if (process.cwd().startsWith(this.processDir)) process.chdir(tmpdir());
+      rmSync(this.processDir, { recursive: true, force: true });
+    }
     releaseProcessGroups();
     if (this.manager) await this.manager.reset().catch(() => {});
   }
@@ -304,11 +307,13 @@ function bundleFolder(): string {
  * The sandbox stands placeholders in for protected paths that are missing, in the working folder
  * of this process. Where that folder is writable inside (a CLI started in its workspace), they
  * would show in the workspace while a command runs; elsewhere none are made. So the process leaves
- * such a folder once (commands get their own folder; Tandem resolves every path against the workspace).
+ * such a folder once, for its own (commands get their own folder; Tandem resolves every path
+ * against the workspace).
  */
-function leaveWritableFolders(writable: readonly string[]): void {
+function leaveWritableFolders(writable: readonly string[], neutral: string): void {
   const here = process.cwd();
-  if (writable.some((folder) => here === folder || here.startsWith(`${folder}${path.sep}`))) process.chdir(tmpdir());
+  // The process's own folder: read-only inside, and nearly empty for the library's scan of it.
+  if (writable.some((folder) => here === folder || here.startsWith(`${folder}${path.sep}`))) process.chdir(neutral);
 }
 
 /** Folders of Tandem processes that ended without removing theirs (killed, crashed). Never rejects. */
