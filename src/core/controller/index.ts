@@ -9,6 +9,7 @@ import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/setting
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
+import type { SandboxStatus } from "../../shared/sandbox-status";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
@@ -148,6 +149,8 @@ export class Controller {
     const streamIdleTimeoutMs = this.apiConfiguration.streamIdleTimeoutMs ?? this.settings.stallTimeoutSeconds * 1000;
     const api = await options.createApiHandler({ ...this.apiConfiguration, streamIdleTimeoutMs });
     const ignore = await this.ignoreController();
+    // The first task may start while the sandbox is still being checked: its commands wait for that anyway.
+    const sandboxStatus = await options.sandbox?.ready();
     const tools = options.tools ?? TOOLS;
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
     let prompt: { mode: string; text: string } | undefined;
@@ -162,7 +165,7 @@ export class Controller {
       systemPrompt: () => {
         const mode = this.settings.toolCallMode;
         if (prompt?.mode !== mode) {
-          prompt = { mode, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode }) };
+          prompt = { mode, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus) }) };
         }
         return prompt.text;
       },
@@ -313,4 +316,11 @@ function historyTotals(chat: readonly ChatMessage[]): Pick<HistoryItem, "tokensI
 function statusOf(outcome: TaskOutcome, task: Task): TaskStatus {
   if (outcome === "aborted") return task.state.abortReason === "shutdown" ? "interrupted" : "cancelled";
   return outcome === "mistake_limit" ? "failed" : outcome;
+}
+
+/** What the system prompt says of the sandbox: read when the task starts, as the sandbox is then. */
+function sandboxPrompt(status: SandboxStatus | undefined): { sandbox?: { network: string } } {
+  if (!status?.active) return {};
+  const network = status.network === "all" ? "any host but this machine's own services" : status.network === "none" ? "no host" : "only package registries and a few allowed hosts";
+  return { sandbox: { network } };
 }

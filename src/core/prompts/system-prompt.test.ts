@@ -102,3 +102,14 @@ describe("formatResponse", () => {
     expect(() => formatResponse.toolResult("t", ["https://example.com/a.png"])).toThrow(/data URL/);
   });
 });
+
+describe("the system prompt and the sandbox", () => {
+  it("tells the model commands are sandboxed, and where to put temporary files, only when they are", () => {
+    const base = { cwd: "/ws", os: "Linux", shell: "/bin/bash", tools: TOOLS, toolCallMode: "xml" as const };
+    expect(buildSystemPrompt(base)).not.toMatch(/Commands run inside an OS sandbox/);
+    const sandboxed = buildSystemPrompt({ ...base, sandbox: { network: "only package registries" } });
+    expect(sandboxed).toMatch(/Commands run inside an OS sandbox/);
+    expect(sandboxed).toMatch(/\$TMPDIR/);
+    expect(sandboxed).toMatch(/only package registries/);
+  });
+});

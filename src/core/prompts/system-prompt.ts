@@ -17,6 +17,8 @@ export interface SystemPromptOptions {
   readonly toolCallMode: ToolCallMode;
   /** The person's own instructions (settings, rules files), added verbatim at the end. */
   readonly customInstructions?: string;
+  /** Commands run inside the OS sandbox: what it lets them write and reach. */
+  readonly sandbox?: { readonly network: string };
 }
 
 const SEPARATOR = "\n\n====\n\n";
@@ -109,9 +111,12 @@ ${editRule}
 }
 
 function environmentSection(options: SystemPromptOptions): string {
+  const sandbox = options.sandbox
+    ? `\nCommands run inside an OS sandbox: they may write only in the working directory and $TMPDIR (a temp folder of this task) and package caches; credential stores and ignored files cannot be read; the network reaches ${options.sandbox.network}. Put temporary files under $TMPDIR, not /tmp. If a command fails because the sandbox blocked it, its result says so.`
+    : "";
   return `ENVIRONMENT
 
 Operating system: ${options.os}
 Default shell: ${options.shell}
-Working directory: ${options.cwd}`;
+Working directory: ${options.cwd}${sandbox}`;
 }
