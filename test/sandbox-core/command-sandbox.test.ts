@@ -104,7 +104,10 @@ describe("CommandSandbox's temp folders", () => {
     const leftoverGroup = pidsRoot && path.join(pidsRoot, "tandem-99999999-left");
     let madeGroup = false;
     try {
-      if (leftoverGroup && process.getuid?.() === 0) await mkdir(leftoverGroup), (madeGroup = true);
+      if (leftoverGroup && process.getuid?.() === 0) {
+        await mkdir(leftoverGroup);
+        madeGroup = true;
+      }
     } catch {
       // Not ours to make here.
     }

@@ -7,12 +7,12 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import type { SandboxManager, SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
 import { errorText } from "../util/error-text";
@@ -23,8 +23,8 @@ import { ensureVendorExecutable } from "./vendor-files";
 import { shellQuote } from "./shell-quote";
 import { describeBlocked } from "./blocked-report";
 
-type Runtime = typeof import("@anthropic-ai/sandbox-runtime");
-type Manager = Runtime["SandboxManager"];
+type Manager = typeof SandboxManager;
+
 
 export interface SandboxStartOptions {
   /** The host's own storage (keys, task histories, logs): commands may not read it. */
