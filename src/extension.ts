@@ -8,13 +8,17 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { removeLeftoverTempFiles } from "./core/storage/leftover-temp-files";
 import { registerCommands } from "./host/vscode/commands";
+import { SandboxFeed } from "./host/vscode/sandbox-feed";
 import { VscodeSecretStore } from "./host/vscode/secret-store";
 import { SessionHolder } from "./host/vscode/session-holder";
 import { VscodeSettingsStore } from "./host/vscode/settings-store";
 import { openWorkspaceFile, VscodeHost } from "./host/vscode/vscode-host";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
+import { describeSandbox } from "./shared/sandbox-status";
 
 let sessions: SessionHolder | undefined;
+/** Disposed after the session, whose task may still be running a command in the sandbox. */
+let sandboxFeed: SandboxFeed | undefined;
 
 /**
  * What activate() returns (`vscode.extensions.getExtension("tandem.tandem").exports`): the host
@@ -35,12 +39,27 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   const secrets = new VscodeSecretStore(context.secrets);
   const host = new VscodeHost(log);
   const holder = new SessionHolder(async () => {
-    const [{ WebviewSession }] = await Promise.all([
+    const [{ WebviewSession, CommandSandbox }] = await Promise.all([
       import("./core/controller/webview-session"),
       vscode.workspace.fs.createDirectory(context.globalStorageUri),
     ]);
     log.info("Chat session started.");
+    // One sandbox per extension host (the library's proxies live in this process), checked once.
+    const sandbox = CommandSandbox.create(settings.getAgentSettings().sandbox, { privateStorage: privateStorage(context) });
+    let logged = false;
+    sandboxFeed?.dispose();
+    sandboxFeed = new SandboxFeed(
+      sandbox,
+      settings,
+      (status) => {
+        if (!logged) log.info(describeSandbox(status));
+        logged = true;
+        view.post({ type: "sandboxChanged", sandbox: status });
+      },
+      (error) => log.error(`The command sandbox could not take the new settings: ${error instanceof Error ? error.message : String(error)}`),
+    );
     return new WebviewSession({
+      sandbox,
       post: (message) => view.post(message),
       host,
       settings,
@@ -52,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   });
   const view = new ChatViewProvider(context.extensionUri, holder, log, context.workspaceState);
   sessions = holder;
+  const pageReady = view.onPageReady(() => sandboxFeed?.repost());
 
   // deactivate() disposes the session (ending its task) before VS Code disposes these.
   context.subscriptions.push(
@@ -61,9 +81,20 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     ...registerCommands({ view, sessions: holder, settings, secrets, log }),
-    { dispose: () => void holder.dispose() },
+    pageReady,
+    { dispose: () => void holder.dispose().finally(disposeSandbox) },
   );
   return { host, secrets, settings };
+}
+
+/** Where VS Code keeps this extension's keys, task histories and logs: commands may not read them. */
+function privateStorage(context: vscode.ExtensionContext): string[] {
+  return [context.globalStorageUri.fsPath, context.storageUri?.fsPath, context.logUri.fsPath].filter((folder): folder is string => Boolean(folder));
+}
+
+function disposeSandbox(): void {
+  sandboxFeed?.dispose();
+  sandboxFeed = undefined;
 }
 
 /** VS Code ships ripgrep; search_files prefers it to one on PATH. */
@@ -78,4 +109,5 @@ export async function deactivate(): Promise<void> {
   const holder = sessions;
   sessions = undefined;
   await holder?.dispose();
+  disposeSandbox();
 }

@@ -11,6 +11,8 @@ import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
 import { StreamDeltas } from "./stream-deltas";
+import type { CommandSandbox } from "../sandbox/command-sandbox";
+export { CommandSandbox } from "../sandbox/command-sandbox";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -23,6 +25,7 @@ export interface WebviewSessionDeps {
   openFile(path: string): Promise<void>;
   /** The editor's own ripgrep, used by search_files ahead of one on PATH. */
   ripgrepPath?: string;
+  sandbox?: CommandSandbox;
   /** Builds the provider client; the default loads the SDKs on the first task. */
   createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
   /** Passed to the Controller (tests shorten retries and throttling). */
@@ -54,6 +57,7 @@ export class WebviewSession implements ControllerListener {
       settings: deps.settings.getAgentSettings(),
       storageRoot: deps.storageRoot,
       history: this.history,
+      sandbox: deps.sandbox,
       ...deps.controllerOptions,
     });
     this.settingsSubscription = deps.settings.onDidChange(() => {
