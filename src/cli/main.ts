@@ -97,7 +97,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   };
   // Before the task, so the start line says how commands will run.
   const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: saved.storageRoot ? [saved.storageRoot] : [] });
-  note(describeSandbox(await sandbox.ready()));
+  note(describeSandbox(await sandbox.ready(), "--sandbox"));
   const controller: Controller = new Controller({
     host: new NodeHost(cli.cwd, (level, text) => note(`${level}: ${text}`)),
     sandbox,

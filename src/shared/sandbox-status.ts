@@ -22,14 +22,14 @@ export interface SandboxStatus {
   readonly deniedReads: readonly string[];
 }
 
-/** One line for the CLI's start, the notice and the YOLO warning. */
-export function describeSandbox(status: SandboxStatus): string {
+/** One line for the CLI's start, the notice and the YOLO warning. `modeSetting`: how the person sets the mode where this is shown. */
+export function describeSandbox(status: SandboxStatus, modeSetting = "tandem.sandbox.mode"): string {
   if (status.active) {
     const net =
       status.network === "all" ? "any host" : status.network === "none" ? "no network" : `network only to ${status.allowedDomains.length} allowed domains`;
     return `Sandbox: on (${status.technology ?? "OS sandbox"}): commands write only in the workspace and a temp folder, cannot read credential stores or ignored files, ${net}.`;
   }
-  if (status.mode === "off") return "Sandbox: off (tandem.sandbox is \"off\"): commands run unconfined; the command guard alone judges them.";
-  if (status.refusesCommands) return `Sandbox: not available, and tandem.sandbox is "on", so commands are refused. ${status.reason ?? ""}`.trim();
+  if (status.mode === "off") return `Sandbox: off (${modeSetting} is "off"): commands run unconfined; the command guard alone judges them.`;
+  if (status.refusesCommands) return `Sandbox: not available, and ${modeSetting} is "on", so commands are refused. ${status.reason ?? ""}`.trim();
   return `Sandbox: not available, so commands run unconfined and the command guard alone judges them. ${status.reason ?? ""}`.trim();
 }

@@ -54,7 +54,7 @@ describe("the production CLI where no sandbox exists", () => {
   it("refuses every command with --sandbox on, saying why and what to change", async () => {
     const cwd = await workspace();
     const run = await cli.run("List", command("ls"), { cwd, path: noBwrap, args: ["--sandbox", "on"] });
-    expect(run.stderr).toMatch(/^Sandbox: not available, and tandem.sandbox is "on", so commands are refused\./m);
+    expect(run.stderr).toMatch(/^Sandbox: not available, and --sandbox is "on", so commands are refused\./m);
     expect(toolResults(run)[0]).toMatch(/not available on this machine, so no command runs.*"auto" or "off"/s);
   });
 

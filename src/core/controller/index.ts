@@ -78,10 +78,8 @@ export class Controller {
 
   /** Changes apply to the running task at its next decision (e.g. turning YOLO on mid-task). */
   updateSettings(change: Partial<AgentSettings>): void {
-    const sandboxChanged = change.sandbox !== undefined && JSON.stringify(change.sandbox) !== JSON.stringify(this.settings.sandbox);
+    // The sandbox's own settings reach it from its owner (the host's sandbox feed), not through here.
     this.settings = { ...this.settings, ...change };
-    // The sandbox outlives tasks: its mode and network apply from the next command on.
-    if (sandboxChanged) void this.options.sandbox?.update(this.settings.sandbox);
   }
 
   /** Applies to the next task; a running task keeps the client it started with. */

@@ -124,7 +124,8 @@ export class CommandSandbox {
     const launcher = this.writeLauncher(wrapped, limit.lines);
     let released = false;
     return {
-      line: `/bin/sh ${shellQuote(launcher)}`,
+      // The command rides along as an argument the launcher ignores, so the terminal shows what runs.
+      line: `/bin/sh ${shellQuote(launcher)} ${shellQuote(command)}`,
       blocked: (exitCode, output) => {
         const violations = manager.annotateStderrWithSandboxFailures(commandId, "");
         return describeBlocked({ exitCode, output, violations, scope, settings: this.settings, status: this.current, home: this.home });

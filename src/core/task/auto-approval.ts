@@ -65,7 +65,7 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
   if (sandbox?.refusesCommands) {
     return {
       verdict: "deny",
-      reason: `tandem.sandbox is "on" but the sandbox is not available on this machine, so no command runs. ${sandbox.reason ?? ""} To run commands without it, set tandem.sandbox to "auto" or "off".`.replace(/\s+/g, " ").trim(),
+      reason: `tandem.sandbox.mode is "on" but the sandbox is not available on this machine, so no command runs. ${sandbox.reason ?? ""} To run commands without it, set tandem.sandbox.mode (the CLI's --sandbox) to "auto" or "off".`.replace(/\s+/g, " ").trim(),
     };
   }
   const confined = sandbox?.active === true && request.outsideSandbox !== true;
