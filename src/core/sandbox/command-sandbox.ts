@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
@@ -18,7 +18,7 @@ import type { SandboxSettings } from "../../shared/settings";
 import { errorText } from "../util/error-text";
 import { REGISTRY_DOMAINS } from "./network-domains";
 import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
-import { processLimit, releaseProcessGroups, removeLeftoverProcessGroups } from "./process-limit";
+import { leaveProcessGroup, processLimitLines, removeLeftoverProcessGroups } from "./process-limit";
 import { ensureVendorExecutable } from "./vendor-files";
 import { shellQuote } from "./shell-quote";
 import { describeBlocked } from "./blocked-report";
@@ -120,8 +120,7 @@ export class CommandSandbox {
     leaveWritableFolders(writable, this.folder());
     this.makeListedFolders();
     const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", config, signal, { commandId, commandText: command });
-    const limit = processLimit(commandId.replace(/[^A-Za-z0-9]/g, ""));
-    const launcher = this.writeLauncher(wrapped, limit.lines);
+    const launcher = this.writeLauncher(wrapped, processLimitLines());
     let released = false;
     return {
       // The command rides along as an argument the launcher ignores, so the terminal shows what runs.
@@ -134,7 +133,6 @@ export class CommandSandbox {
         if (released) return;
         released = true;
         rmSync(launcher, { force: true });
-        limit.release();
         manager.cleanupAfterCommand();
       },
     };
@@ -153,7 +151,7 @@ export class CommandSandbox {
       if (process.cwd().startsWith(this.processDir)) process.chdir(tmpdir());
       rmSync(this.processDir, { recursive: true, force: true });
     }
-    releaseProcessGroups();
+    leaveProcessGroup();
     if (this.manager) await this.manager.reset().catch(() => {});
   }
 
@@ -268,8 +266,9 @@ export class CommandSandbox {
     }
   }
 
+  /** What exists of them: a deny of a missing path hides nothing (the library says so), and each costs the wrap. */
   private deniedReads(hidden: readonly string[]): string[] {
-    return [...homeDeniedReads(this.home), ...this.privateStorage, ...hidden];
+    return [...homeDeniedReads(this.home), ...this.privateStorage].filter((entry) => existsSync(entry)).concat(hidden);
   }
 
   private folder(): string {

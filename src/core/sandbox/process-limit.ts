@@ -1,46 +1,91 @@
 /**
- * How many processes a sandboxed command may run at once, so a fork bomb the guard cannot read
- * stops at a cap instead of taking the machine. An ordinary user gets a process-count limit
- * (`ulimit -u`); root ignores that limit, so for root each command gets a pids cgroup of its own
- * where the machine lets us make one. The launcher applies it before the sandbox starts.
+ * How many processes sandboxed commands may run at once, so a fork bomb the guard cannot read
+ * stops at a cap instead of taking the machine. An ordinary user gets a process-count limit per
+ * command (`ulimit -u`). Root ignores that limit, so for root this Tandem process moves itself,
+ * once, into a pids cgroup of its own, which its commands inherit: moving each command into a
+ * group of its own cost about 15 ms per command (measured), most of the sandbox's overhead.
  */
-import { existsSync, mkdirSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
-/** Processes one command may run at once (its own and all it starts). */
+/** Processes the commands may run at once, on top of what runs when the limit is set. */
 export const MAX_PROCESSES = 2048;
 
-export interface ProcessLimit {
-  /** Shell lines for the launcher, run before the sandbox starts. */
-  readonly lines: string;
-  /** After the command ended: removes its cgroup. */
-  release(): void;
-}
-
+const GROUP_PREFIX = "tandem-";
 /** Where pids cgroups can be made (cgroup v1's pids hierarchy, or v2's), found once. */
 let pidsRoot: string | null | undefined;
-/** The groups of this process's commands not yet removed. */
-const groups = new Set<string>();
-const GROUP_PREFIX = "tandem-";
+/** This process's group, once made, and the group it came from (its parent: limits above still hold). */
+let ownGroup: { readonly path: string; readonly parent: string } | undefined;
 
-/** `name` is unique per command; the group's name starts with this process's pid, so leftovers can be told apart. */
-export function processLimit(name: string): ProcessLimit {
+/** Shell lines for the launcher, run before the sandbox starts: the per-command limit where there is one. */
+export function processLimitLines(): string {
   if (process.getuid?.() !== 0) {
     // The user's own processes count too, so the cap is on top of what runs already.
-    const lines = `_tandem_n=$(ps -U "$(id -u)" -o pid= 2>/dev/null | wc -l) && ulimit -u $((_tandem_n + ${MAX_PROCESSES})) 2>/dev/null; unset _tandem_n`;
-    return { lines, release: () => {} };
+    return `_tandem_n=$(ps -U "$(id -u)" -o pid= 2>/dev/null | wc -l) && ulimit -u $((_tandem_n + ${MAX_PROCESSES})) 2>/dev/null; unset _tandem_n`;
   }
-  const root = findPidsRoot();
-  if (!root) return { lines: "", release: () => {} };
-  const group = path.join(root, `${GROUP_PREFIX}${process.pid}-${name}`);
+  joinOwnGroup();
+  return "";
+}
+
+/** Root: this process and all it starts from now on share one pids cgroup (made once; none where the machine offers none). */
+function joinOwnGroup(): void {
+  if (ownGroup) return;
+  const parent = currentGroup();
+  if (!parent) return;
+  const group = path.join(parent, `${GROUP_PREFIX}${process.pid}`);
   try {
-    mkdirSync(group);
-    groups.add(group);
-    writeFileSync(path.join(group, "pids.max"), String(MAX_PROCESSES));
+    if (!existsSync(group)) mkdirSync(group);
+    writeFileSync(path.join(group, "cgroup.procs"), String(process.pid));
+    const current = Number(readFileSync(path.join(group, "pids.current"), "utf8")) || 0;
+    writeFileSync(path.join(group, "pids.max"), String(current + MAX_PROCESSES));
+    ownGroup = { path: group, parent };
   } catch {
-    return { lines: "", release: () => removeGroup(group) };
+    // Not ours to change: no limit for root then.
   }
-  return { lines: `echo $$ > '${path.join(group, "cgroup.procs")}' 2>/dev/null`, release: () => removeGroup(group) };
+}
+
+/** At exit: back to the group this process came from, and its own group removed. */
+export function leaveProcessGroup(): void {
+  const group = ownGroup;
+  if (!group) return;
+  ownGroup = undefined;
+  try {
+    writeFileSync(path.join(group.parent, "cgroup.procs"), String(process.pid));
+    rmdirSync(group.path);
+  } catch {
+    // Commands still running keep it; the next Tandem removes it once they are gone.
+  }
+}
+
+/** Groups that Tandem processes no longer running left behind (killed, or gone before their commands). */
+export function removeLeftoverProcessGroups(isAlive: (pid: number) => boolean): void {
+  if (process.getuid?.() !== 0) return;
+  // Siblings of this process's own group: where other Tandems of the same parent made theirs.
+  const parent = ownGroup?.parent ?? currentGroup();
+  if (!parent) return;
+  try {
+    for (const name of readdirSync(parent)) {
+      const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)(-|$)`).exec(name)?.[1]);
+      if (pid > 0 && pid !== process.pid && !isAlive(pid)) rmdirSync(path.join(parent, name));
+    }
+  } catch {
+    // Not ours to list, or still busy: left for a later start.
+  }
+}
+
+/** The pids cgroup folder this process is in now (cgroup v1's pids line, or v2's single line of /proc/self/cgroup). */
+function currentGroup(): string | undefined {
+  const root = findPidsRoot();
+  if (!root) return undefined;
+  try {
+    const lines = readFileSync("/proc/self/cgroup", "utf8").split("\n");
+    const v1 = root.endsWith("/pids");
+    const line = lines.find((l) => (v1 ? l.split(":")[1]?.split(",").includes("pids") : l.startsWith("0::")));
+    const relative = line?.split(":").slice(2).join(":");
+    return relative === undefined ? undefined : path.join(root, relative);
+  } catch {
+    return undefined;
+  }
 }
 
 function findPidsRoot(): string | undefined {
@@ -62,36 +107,4 @@ function findPidsRoot(): string | undefined {
     }
   }
   return pidsRoot ?? undefined;
-}
-
-/** A cgroup goes once its last process has: retried for a while, as the kill of a group takes time. */
-function removeGroup(group: string, attempt = 0): void {
-  try {
-    rmdirSync(group);
-    groups.delete(group);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") groups.delete(group);
-    else if (code === "EBUSY" && attempt < 20) setTimeout(() => removeGroup(group, attempt + 1), 500).unref();
-  }
-}
-
-/** At exit: the groups still here (a command's processes were slow to go). */
-export function releaseProcessGroups(): void {
-  for (const group of groups) removeGroup(group, Number.POSITIVE_INFINITY);
-}
-
-/** Groups that Tandem processes no longer running left behind (killed, or gone before their commands). */
-export function removeLeftoverProcessGroups(isAlive: (pid: number) => boolean): void {
-  if (process.getuid?.() !== 0) return;
-  const root = findPidsRoot();
-  if (!root) return;
-  try {
-    for (const name of readdirSync(root)) {
-      const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)-`).exec(name)?.[1]);
-      if (pid > 0 && pid !== process.pid && !isAlive(pid)) removeGroup(path.join(root, name), Number.POSITIVE_INFINITY);
-    }
-  } catch {
-    // Not ours to list: nothing to clean.
-  }
 }
