@@ -9,7 +9,7 @@
  * that only the size differs. Printed: medians of 20, as a ratio and as milliseconds added
  * (target under 50 ms), and how much more the large workspace adds than the small one (target:
  * nothing that grows with it, under 10 ms). Each hidden path is one more mount for bubblewrap, so
- * a third workspace, as large with 200 secret files, prints what one hidden path costs (past 64
+ * a third workspace, as large with 200 secret files, prints what one hidden path costs (past 48
  * the core hides their folders whole instead: workspace-scan.ts).
  * The task's first command waits for the walk of the workspace: printed apart, once.
  * Between two commands the bench pauses for 2.5 walks (outside the timing): in a task a

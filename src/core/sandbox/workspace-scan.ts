@@ -15,12 +15,12 @@ const NOT_WALKED = new Set(["node_modules", ".git"]);
 /** A walk stops after this many entries and says so. */
 const MAX_ENTRIES = 200_000;
 /**
- * Each hidden path is a mount, and mounts cost bubblewrap more than linearly (measured here: 50
- * paths add about 30-60 ms to a command, 200 paths 130 ms, 600 paths 800 ms, 2,000 paths 5 to
- * 10 s). Past the first figure, folders holding several hidden paths are hidden whole instead;
- * past the second, folders holding one too: more is hidden, never less.
+ * Each hidden path is a mount: about 2 ms more per command each (`npm run bench sandbox`), and
+ * more than linearly past a few hundred (2,000 paths: 5 to 10 s a command). Past the first figure,
+ * folders holding several hidden paths are hidden whole instead; past the second, folders
+ * holding one too: more is hidden, never less.
  */
-export const HIDDEN_PATHS = { grouped: 64, most: 200 } as const;
+export const HIDDEN_PATHS = { grouped: 48, most: 96 } as const;
 
 export interface WorkspaceFindings {
   /** Ignored and secret files and folders: unreadable inside. */
