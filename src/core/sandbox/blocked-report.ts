@@ -7,6 +7,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
 import type { CommandScope } from "./command-sandbox";
 import { workspaceReadOnlyPaths } from "./protected-locations";
+import { isWithin } from "../task/tools/paths";
 
 /** What programs print when the sandbox refused them (file system, then network). */
 const BLOCKED_SIGNS: readonly { readonly pattern: RegExp; readonly means: string }[] = [
@@ -67,7 +68,7 @@ function isNetworkDenial(line: string): boolean {
 function isAllowedWrite(line: string, facts: BlockedFacts): boolean {
   const target = /^deny \S+ (\/.*)$/.exec(line)?.[1];
   if (target === undefined) return false;
-  const within = (folder: string) => target === folder || target.startsWith(folder.endsWith("/") ? folder : `${folder}/`);
+  const within = (folder: string) => isWithin(folder, target);
   const writable = [...facts.scope.roots, facts.scope.tempDir].some(within);
   const protectedPath = [...facts.scope.roots.flatMap(workspaceReadOnlyPaths), ...facts.scope.readOnly, ...facts.scope.hiddenReads].some(within);
   return writable && !protectedPath;

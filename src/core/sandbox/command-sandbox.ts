@@ -16,6 +16,8 @@ import type { SandboxManager, SandboxRuntimeConfig } from "@anthropic-ai/sandbox
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
 import { errorText } from "../util/error-text";
+import { isProcessRunning } from "../util/process-running";
+import { isWithin } from "../task/tools/paths";
 import { REGISTRY_DOMAINS } from "./network-domains";
 import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
 import { leaveProcessGroup, processLimitLines, removeLeftoverProcessGroups } from "./process-limit";
@@ -116,8 +118,7 @@ export class CommandSandbox {
     const commandId = randomBytes(16).toString("base64url");
     const inner = innerCommand(command, scope);
     const config = this.commandConfig(scope);
-    const writable = (config.filesystem?.allowWrite ?? []).map((entry) => (typeof entry === "string" ? entry : entry.path));
-    leaveWritableFolders(writable, this.folder());
+    leaveWritableFolders(this.writable(scope), this.folder());
     this.makeListedFolders();
     const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", config, signal, { commandId, commandText: command });
     const launcher = this.writeLauncher(wrapped, processLimitLines());
@@ -148,7 +149,7 @@ export class CommandSandbox {
     this.disposed = true;
     await this.checked.catch(() => {});
     if (this.processDir) {
-      if (process.cwd().startsWith(this.processDir)) process.chdir(tmpdir());
+      if (isWithin(this.processDir, process.cwd())) process.chdir(tmpdir());
       rmSync(this.processDir, { recursive: true, force: true });
     }
     leaveProcessGroup();
@@ -241,10 +242,10 @@ export class CommandSandbox {
 
   /** One command's file system: the workspace and temp writable, guard files read-only, secrets hidden. */
   private commandConfig(scope: CommandScope): Partial<SandboxRuntimeConfig> {
-    const writable = [...scope.roots, scope.tempDir, ...this.settings.writableFolders.map((folder) => expandHome(folder, this.home))];
+    const writable = this.writable(scope);
     // Tandem itself (the bundle, the seccomp helper) runs outside the sandbox: never writable from inside.
     const ownFiles = [bundleFolder(), ...(this.seccompHelper ? [path.dirname(this.seccompHelper)] : [])].filter((own) =>
-      writable.some((folder) => own === folder || own.startsWith(`${folder}${path.sep}`)),
+      writable.some((folder) => isWithin(folder, own)),
     );
     return {
       filesystem: {
@@ -253,6 +254,11 @@ export class CommandSandbox {
         denyWrite: [...scope.roots.flatMap(workspaceReadOnlyPaths), ...scope.readOnly, ...ownFiles],
       },
     };
+  }
+
+  /** Where a command in `scope` may write: the workspace, the task's temp folder, the person's folders. */
+  private writable(scope: CommandScope): string[] {
+    return [...scope.roots, scope.tempDir, ...this.settings.writableFolders.map((folder) => expandHome(folder, this.home))];
   }
 
   /** A folder the person listed as writable must exist for the sandbox to let commands write it. */
@@ -313,28 +319,19 @@ function bundleFolder(): string {
 function leaveWritableFolders(writable: readonly string[], neutral: string): void {
   const here = process.cwd();
   // The process's own folder: read-only inside, and nearly empty for the library's scan of it.
-  if (writable.some((folder) => here === folder || here.startsWith(`${folder}${path.sep}`))) process.chdir(neutral);
+  if (writable.some((folder) => isWithin(folder, here))) process.chdir(neutral);
 }
 
 /** Folders of Tandem processes that ended without removing theirs (killed, crashed). Never rejects. */
 async function removeLeftoverFolders(): Promise<void> {
-  removeLeftoverProcessGroups(isAlive);
+  removeLeftoverProcessGroups();
   try {
     for (const name of await readdir(tmpdir())) {
       const pid = Number(new RegExp(`^${PROCESS_DIR_PREFIX}(\\d+)-`).exec(name)?.[1]);
-      if (pid > 0 && pid !== process.pid && !isAlive(pid)) await rm(path.join(tmpdir(), name), { recursive: true, force: true });
+      if (pid > 0 && pid !== process.pid && !isProcessRunning(pid)) await rm(path.join(tmpdir(), name), { recursive: true, force: true });
     }
   } catch {
     // A temp folder we cannot list or clean costs disk space, nothing else.
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

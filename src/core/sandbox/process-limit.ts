@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { isProcessRunning } from "../util/process-running";
 
 /** Processes the commands may run at once, on top of what runs when the limit is set. */
 export const MAX_PROCESSES = 2048;
@@ -58,7 +59,7 @@ export function leaveProcessGroup(): void {
 }
 
 /** Groups that Tandem processes no longer running left behind (killed, or gone before their commands). */
-export function removeLeftoverProcessGroups(isAlive: (pid: number) => boolean): void {
+export function removeLeftoverProcessGroups(): void {
   if (process.getuid?.() !== 0) return;
   // Siblings of this process's own group: where other Tandems of the same parent made theirs.
   const parent = ownGroup?.parent ?? currentGroup();
@@ -66,7 +67,7 @@ export function removeLeftoverProcessGroups(isAlive: (pid: number) => boolean): 
   try {
     for (const name of readdirSync(parent)) {
       const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)(-|$)`).exec(name)?.[1]);
-      if (pid > 0 && pid !== process.pid && !isAlive(pid)) rmdirSync(path.join(parent, name));
+      if (pid > 0 && pid !== process.pid && !isProcessRunning(pid)) rmdirSync(path.join(parent, name));
     }
   } catch {
     // Not ours to list, or still busy: left for a later start.

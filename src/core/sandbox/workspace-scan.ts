@@ -9,6 +9,7 @@ import { opendir, readdir } from "node:fs/promises";
 import * as path from "node:path";
 import { GUARD_FOLDERS } from "../ignore/guard-files";
 import type { PathGuard } from "../task/tools/types";
+import { isWithin } from "../task/tools/paths";
 
 /** Dependency folders hold packaged files, not the person's credentials; walking them would cost the most. */
 const NOT_WALKED = new Set(["node_modules", ".git"]);
@@ -83,7 +84,7 @@ export function coarsenHidden(paths: readonly string[], roots: readonly string[]
   const folders = new Set<string>();
   const rootSet = new Set(roots);
   const merge = (folder: string) => {
-    hidden = new Set([...hidden].filter((p) => p !== folder && !p.startsWith(`${folder}${path.sep}`)));
+    hidden = new Set([...hidden].filter((p) => !isWithin(folder, p)));
     hidden.add(folder);
     folders.add(folder);
   };

@@ -13,6 +13,7 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import { parseTempName } from "./temp-name";
+import { isProcessRunning } from "../util/process-running";
 
 export interface LeftoverCleanupOptions {
   /** A temp file untouched this long is removed even if its writer might still run. */
@@ -68,21 +69,11 @@ async function entriesOf(folder: string): Promise<Dirent[]> {
 async function isLeftover(file: string, name: string, graceMs: number): Promise<boolean> {
   const temp = parseTempName(name);
   if (!temp) return false;
-  if (temp.writerPid !== undefined && !isRunning(temp.writerPid)) return true;
+  if (temp.writerPid !== undefined && !isProcessRunning(temp.writerPid)) return true;
   try {
     return Date.now() - (await lstat(file)).mtimeMs > graceMs;
   } catch {
     return false;
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, under another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
