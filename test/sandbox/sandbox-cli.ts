@@ -34,6 +34,8 @@ export interface RunSpec {
   readonly apiKey?: string;
   /** A cgroup folder (pids controller) to run the CLI and all it starts in. */
   readonly cgroup?: string;
+  /** Run the CLI as this user (the test runs as root), not as the test's own. */
+  readonly user?: { readonly uid: number; readonly gid: number };
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -72,7 +74,7 @@ export class SandboxCli {
       : [process.execPath, cliArgs];
     const started = Date.now();
     try {
-      const { code, stdout, stderr } = await spawnFor(command, args as string[], env, spec.ws, spec.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const { code, stdout, stderr } = await spawnFor(command, args as string[], env, spec.ws, spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, spec.user);
       return { code, stdout, stderr, requests: [...server.requests], ms: Date.now() - started };
     } finally {
       await server.close();
@@ -80,9 +82,16 @@ export class SandboxCli {
   }
 }
 
-function spawnFor(command: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function spawnFor(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs: number,
+  user?: RunSpec["user"],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"], ...(user ?? {}) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

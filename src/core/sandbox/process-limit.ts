@@ -21,8 +21,14 @@ let ownGroup: { readonly path: string; readonly parent: string } | undefined;
 /** Shell lines for the launcher, run before the sandbox starts: the per-command limit where there is one. */
 export function processLimitLines(): string {
   if (process.getuid?.() !== 0) {
-    // The user's own processes count too, so the cap is on top of what runs already.
-    return `_tandem_n=$(ps -U "$(id -u)" -o pid= 2>/dev/null | wc -l) && ulimit -u $((_tandem_n + ${MAX_PROCESSES})) 2>/dev/null; unset _tandem_n`;
+    // The kernel counts all the user's threads against the cap, so it sits above what runs
+    // already: the machine's thread count (/proc/loadavg's fourth field), read by the shell itself
+    // (`ps` cost about 5 ms per command, and counted processes, not threads). dash, Debian's sh,
+    // names the limit -p; bash, zsh and busybox -u.
+    return (
+      `read -r _tandem_l _tandem_l _tandem_l _tandem_n _tandem_l < /proc/loadavg 2>/dev/null && _tandem_n=$((\${_tandem_n#*/} + ${MAX_PROCESSES})) && ` +
+      `{ ulimit -u "$_tandem_n" || ulimit -p "$_tandem_n"; } 2>/dev/null; unset _tandem_l _tandem_n`
+    );
   }
   joinOwnGroup();
   return "";
