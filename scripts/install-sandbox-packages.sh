@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What Tandem's command sandbox needs on Linux (issue 12): bubblewrap (bwrap) and socat, and
-# ripgrep, which the sandbox library runs to find protected files (search_files uses it too).
+# What Tandem's command sandbox needs on Linux (issue 12): bubblewrap (bwrap) and socat; and
+# ripgrep, which search_files runs (it falls back to a slower search without it).
 # Installs the missing Debian packages with apt (as root, or with sudo). Where it cannot, it says
 # what to install and still exits 0: Tandem then reports the sandbox as unavailable, says why, and
 # falls back to the command guard. Quick and silent when everything is there.

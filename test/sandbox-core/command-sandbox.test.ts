@@ -158,16 +158,22 @@ describe("what a sandboxed command starts with", () => {
   it("has no credentials in its environment, and runs in a process-limited group", async () => {
     process.env.TANDEM_TEST_API_KEY = "KEY-MARKER";
     process.env.TANDEM_TEST_PLAIN = "plain-value";
+    // A value over several lines, one of which reads like another variable: it stays whole.
+    process.env.TANDEM_TEST_LINES = "first\nexport TANDEM_FAKE_TOKEN=x\nlast it's=done";
+    process.env.TANDEM_TEST_SECRET = "SECRET-MARKER";
     try {
-      const result = await run("env; cat /proc/self/cgroup; ulimit -u");
-      expect(result.output).not.toMatch(/KEY-MARKER/);
+      const result = await run("env; cat /proc/self/cgroup; grep 'Max processes' /proc/self/limits");
+      expect(result.output).not.toMatch(/KEY-MARKER|SECRET-MARKER/);
       expect(result.output).toMatch(/TANDEM_TEST_PLAIN=plain-value/);
+      expect(result.output).toContain("TANDEM_TEST_LINES=first\nexport TANDEM_FAKE_TOKEN=x\nlast it's=done");
       // As root (CI), a pids cgroup of its own where the machine allows one; else a process-count limit.
       if (process.getuid?.() === 0 && /pids/.test(await readFile("/proc/self/cgroup", "utf8"))) expect(result.output).toMatch(/pids:\/tandem-/);
-      else expect(result.output).not.toMatch(/^unlimited$/m);
+      else expect(result.output).toMatch(/^Max processes +\d+ +\d+/m);
     } finally {
       delete process.env.TANDEM_TEST_API_KEY;
       delete process.env.TANDEM_TEST_PLAIN;
+      delete process.env.TANDEM_TEST_LINES;
+      delete process.env.TANDEM_TEST_SECRET;
     }
   });
 

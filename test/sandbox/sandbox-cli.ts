@@ -74,7 +74,7 @@ export class SandboxCli {
       : [process.execPath, cliArgs];
     const started = Date.now();
     try {
-      const { code, stdout, stderr } = await spawnFor(command, args as string[], env, spec.ws, spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, spec.user);
+      const { code, stdout, stderr } = await spawnFor(command, args as string[], { env, cwd: spec.ws, timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, user: spec.user });
       return { code, stdout, stderr, requests: [...server.requests], ms: Date.now() - started };
     } finally {
       await server.close();
@@ -82,14 +82,14 @@ export class SandboxCli {
   }
 }
 
-function spawnFor(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-  timeoutMs: number,
-  user?: RunSpec["user"],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface SpawnSpec {
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly user: RunSpec["user"];
+}
+
+function spawnFor(command: string, args: string[], { env, cwd, timeoutMs, user }: SpawnSpec): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"], ...(user ?? {}) });
     let stdout = "";
