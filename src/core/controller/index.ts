@@ -242,20 +242,20 @@ export class Controller {
    */
   private async acceptShownResult(task: Task): Promise<boolean> {
     if (!this.showsResult(task)) return false;
-    while (!task.state.didFinish) {
+    while (!task.isFinished) {
       if (task.isAwaitingAnswer) {
         if (!this.showsResult(task)) return false;
         this.answer({ type: "no" });
       }
       // The next question opens, or the task ends, a few microtasks later.
-      await pWaitFor(() => task.isAwaitingAnswer || task.state.didFinish, { interval: 5 });
+      await pWaitFor(() => task.isAwaitingAnswer || task.isFinished, { interval: 5 });
     }
     return true;
   }
 
   /** The result is accepted and the task finishing, or it is on screen, waiting for the person or just answered without a reply. */
   private showsResult(task: Task): boolean {
-    if (task.state.didCompleteTask) return task.state.handoffContext === undefined;
+    if (task.state.taskEnd) return task.state.taskEnd.kind === "completed";
     const last = task.messages.chatMessages.at(-1);
     const resultQuestion = last?.type === "ask" && (last.ask === "completion_result" || (last.ask === "command" && last.tool?.tool === "attempt_completion"));
     if (!last || !resultQuestion) return false;

@@ -2,6 +2,7 @@ import type { ApiError } from "../../api/errors";
 import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, RetryInfo, SayKind } from "../../shared/messages";
 import { truncateConversation } from "../context/truncate-conversation";
 import { abortableSleep } from "../util/abortable-sleep";
+import type { SayExtra } from "./chat-channel";
 import type { MessageState } from "./message-state";
 import { DEFAULT_RETRY_OPTIONS, planRetry, type RetryOptions } from "./retry-policy";
 
@@ -13,7 +14,7 @@ export interface ApiRequestRetrierDeps {
   maxRetries(): number;
   signal: AbortSignal;
   messages: MessageState;
-  say(kind: SayKind, text?: string, extra?: { retry?: RetryInfo }): Promise<void>;
+  say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
   ask(kind: AskKind, text: string): Promise<AskResponse>;
   withStateLock<T>(fn: () => T): Promise<T>;
 }
@@ -24,6 +25,7 @@ export type RetryDecision = "retry" | "stop";
  * What the Task does after a failed request: shorten the context once when it overflowed,
  * retry with backoff (shown to the person as a countdown), and, once the automatic attempts are
  * spent or the error cannot be retried, ask the person. Every wait ends at once on cancel.
+ * One per round: its counters are that round's budget and end with it.
  */
 export class ApiRequestRetrier {
   private readonly options: RetryOptions;
@@ -32,16 +34,6 @@ export class ApiRequestRetrier {
 
   constructor(private readonly deps: ApiRequestRetrierDeps) {
     this.options = { ...DEFAULT_RETRY_OPTIONS, ...deps.options };
-  }
-
-  /** Each round starts with a fresh budget of automatic retries. */
-  startRound(): void {
-    this.attempts = 0;
-    this.truncatedThisRound = false;
-  }
-
-  beforeFirstChunk(error: ApiError, _requestTs: number): Promise<RetryDecision> {
-    return this.afterFailure(error);
   }
 
   async afterFailure(error: ApiError): Promise<RetryDecision> {

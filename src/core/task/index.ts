@@ -1,64 +1,32 @@
 import { Mutex } from "async-mutex";
-import pWaitFor from "p-wait-for";
 import { ApiError, isApiError } from "../../api/errors";
-import type { ApiHandler, ApiMessage, ApiStream, ApiStreamUsageChunk, ContentBlock, ImageBlock } from "../../api/types";
-import type { HostBridge } from "../../host/bridge";
-import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
-import type { AgentSettings } from "../../shared/settings";
+import type { ApiMessage, ApiStream, ContentBlock } from "../../api/types";
+import type { AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
 import { IncrementalAssistantMessageParser } from "../assistant-message/incremental-parser";
 import { formatResponse } from "../prompts/responses";
-import { Throttle } from "../util/throttle";
 import { AnswerAssembler } from "./answer-assembler";
-import { ApiRequestRetrier, type RetryOptions } from "./api-request-retrier";
+import { AnswerPresenter } from "./answer-presenter";
+import { ApiRequestRetrier, type ApiRequestRetrierDeps, type RetryDecision } from "./api-request-retrier";
 import { ChatChannel, type AskExtra, type SayExtra } from "./chat-channel";
-import { type ChatListener, MessageState } from "./message-state";
-import { sanitizeStreamingText } from "./sanitize-text";
+import { MessageState } from "./message-state";
 import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
 import { BackgroundCommands } from "./background-commands";
-import type { CommandSandbox } from "../sandbox/command-sandbox";
 import { TaskCommands } from "../sandbox/task-commands";
 import { TaskState, type AbortReason } from "./task-state";
 import { ToolExecutor } from "./tool-executor";
 import { toolGrammar, toolSpecs } from "./tools/registry";
-import type { PathGuard, ToolDefinition } from "./tools/types";
-import type { TaskStorage } from "../storage/task-storage";
 import { errorText } from "../util/error-text";
-import { reopenChat } from "./resume";
+import { imageBlockFromDataUrl } from "../util/image-block";
+import { checkMistakeLimit } from "./mistake-limit";
+import { RequestRow } from "./request-row";
+import { askToGoOn, reopenChat } from "./resume";
+import { ended, type AttemptOutcome, type RoundOutcome, type TaskOutcome } from "./round-outcome";
 
+export type { TaskOutcome } from "./round-outcome";
 
-/** Saves the workspace before the next round (checkpoints plug in here later). */
-export interface CheckpointHook {
-  save(round: number): Promise<void>;
-}
+import type { TaskParams } from "./task-params";
 
-export type TaskOutcome = "completed" | "failed" | "aborted" | "mistake_limit";
-
-export interface TaskParams {
-  taskId: string;
-  api: ApiHandler;
-  host: HostBridge;
-  tools: Readonly<Record<string, ToolDefinition>>;
-  /** Paths tools must not touch; none ignores nothing. */
-  ignore?: PathGuard;
-  /** The OS sandbox commands run in; none runs them unconfined. */
-  commandSandbox?: CommandSandbox;
-  /** Read on every decision, so a settings change applies to the running task. */
-  settings: () => AgentSettings;
-  systemPrompt: () => string;
-  listener: ChatListener;
-  storage?: TaskStorage;
-  checkpoints?: CheckpointHook;
-  retry?: Partial<RetryOptions>;
-  /** Interval between partial UI updates of streamed text (first token and tool blocks go at once). */
-  partialUpdateIntervalMs?: number;
-}
-
-/** Thrown through the loop when the task is cancelled; caught by initiateTaskLoop. */
-class TaskAbortedError extends Error {
-  constructor() {
-    super("Task aborted");
-  }
-}
+export type { CheckpointHook, TaskParams } from "./task-params";
 
 /**
  * One task: created by the Controller for one prompt and thrown away afterwards. It drives the
@@ -77,23 +45,21 @@ export class Task {
   /** Every command the task runs goes through it (the sandbox, the task's temp folder). */
   private readonly commands: TaskCommands;
   private readonly parser: IncrementalAssistantMessageParser;
-  private readonly retrier: ApiRequestRetrier;
-  private readonly textThrottle: Throttle;
-  /** Live previews of tool calls as they stream (the chat row, the editor's diff view). */
-  private readonly previewThrottle: Throttle;
-  /** Chat rows of the answer being streamed, by block ("text:2", "reasoning"). */
-  private readonly streamingRows = new Map<string, number>();
+  private readonly retrierDeps: ApiRequestRetrierDeps;
+  /** This round's: each round starts with a fresh budget of automatic retries. */
+  private retrier: ApiRequestRetrier;
+  private readonly presenter: AnswerPresenter;
   private readonly chat: ChatChannel;
-  private outcome: TaskOutcome = "failed";
+  /** How the loop ended, once recursivelyMakeClineRequests returned didEndLoop. */
+  private endedWith: TaskOutcome | undefined;
+  /** Set once the task is over for good, its messages flushed. */
+  private result: TaskOutcome | undefined;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
     this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report);
-    const streaming = { intervalMs: params.partialUpdateIntervalMs ?? 40, bytesPerSecond: SHOWN_BYTES_PER_SECOND };
-    this.textThrottle = new Throttle(streaming, report);
-    this.previewThrottle = new Throttle(streaming, report);
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
     this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
@@ -112,19 +78,30 @@ export class Task {
       ask: (kind, text, extra) => this.ask(kind, text, extra),
       say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
     });
-    this.retrier = new ApiRequestRetrier({
+    this.presenter = new AnswerPresenter({
+      state: this.state,
+      messages: this.messages,
+      executeTool: (call) => this.toolExecutor.executeTool(call),
+      say: (kind, text, extra) => this.say(kind, text, extra),
+      withStateLock: (fn) => this.withStateLock(fn),
+      report,
+      partialUpdateIntervalMs: params.partialUpdateIntervalMs,
+    });
+    this.retrierDeps = {
       options: params.retry,
       maxRetries: () => params.settings().requestRetries,
       signal: this.abortController.signal,
       messages: this.messages,
-      say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
+      say: (kind, text, extra) => this.say(kind, text, extra),
       ask: (kind, text) => this.ask(kind, text),
       withStateLock: (fn) => this.withStateLock(fn),
-    });
+    };
+    this.retrier = new ApiRequestRetrier(this.retrierDeps);
   }
 
-  get signal(): AbortSignal {
-    return this.abortController.signal;
+  /** True once the task is over for good (completed, failed or aborted) and its messages are saved. */
+  get isFinished(): boolean {
+    return this.result !== undefined;
   }
 
   /** Every state change goes through this one lock. */
@@ -132,11 +109,9 @@ export class Task {
     return this.stateMutex.runExclusive(fn);
   }
 
-  // ---------------------------------------------------------------- lifecycle
-
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
-    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(toImageBlock)];
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
 
@@ -148,40 +123,32 @@ export class Task {
   async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean } = {}): Promise<TaskOutcome> {
     const reopened = reopenChat(saved.chat, options.completed === true);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
-    const answer = reopened.completed ? await this.ask("completion_result", "") : await this.ask("resume_task", "This task was interrupted. Resume it?");
-    const replied = Boolean(answer.text?.trim() || answer.images?.length);
-    if (this.state.abort || (answer.type === "no" && !replied) || (reopened.completed && !replied)) {
-      this.state.didFinish = true;
-      await this.messages.flush();
-      return reopened.completed ? "completed" : "aborted";
-    }
-    if (replied) await this.say("user_feedback", answer.text, { images: answer.images });
-    const note = reopened.completed ? formatResponse.completedTaskReply(answer.text ?? "") : formatResponse.taskResumption(answer.text);
-    // A conversation that ended on the user's side (tool results) takes this into that message.
-    return this.initiateTaskLoop([{ type: "text", text: note }, ...(answer.images ?? []).map(toImageBlock)]);
+    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
+    if (Array.isArray(next)) return this.initiateTaskLoop(next);
+    await this.messages.flush();
+    this.result = next;
+    return next;
   }
 
+  /**
+   * Runs rounds until one ends the loop. A round that used no tool ends recursivelyMakeClineRequests
+   * with didEndLoop false: the model is reminded to use a tool, and that counts as a mistake.
+   */
   async initiateTaskLoop(userContent: ContentBlock[]): Promise<TaskOutcome> {
     let next = userContent;
     try {
-      while (!this.state.abort) {
-        const didEndLoop = await this.recursivelyMakeClineRequests(next);
-        if (didEndLoop) break;
-        // Only reached when a round ends without recursing: remind the model to use a tool.
+      while (!(await this.recursivelyMakeClineRequests(next))) {
         next = [{ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) }];
-        this.state.consecutiveMistakeCount++;
+        await this.withStateLock(() => this.state.consecutiveMistakeCount++);
       }
     } catch (error) {
-      if (!(error instanceof TaskAbortedError)) {
-        this.outcome = "failed";
-        await this.say("error", `Tandem stopped unexpectedly: ${errorText(error)}`);
-      }
+      this.endedWith = "failed";
+      await this.say("error", `Tandem stopped unexpectedly: ${errorText(error)}`);
     }
-    if (this.state.abort) this.outcome = "aborted";
-    this.state.didFinish = true;
-    await this.textThrottle.flush();
+    await this.presenter.flush();
     await this.messages.flush();
-    return this.outcome;
+    this.result = this.state.abort ? "aborted" : (this.endedWith ?? "failed");
+    return this.result;
   }
 
   /**
@@ -191,100 +158,113 @@ export class Task {
    */
   async abortTask(reason: AbortReason = "cancelled"): Promise<void> {
     if (this.state.abort) return;
-    this.state.abort = true;
     this.state.abortReason = reason;
     this.abortController.abort();
     this.commands.dispose();
     this.params.api.abort();
-    this.textThrottle.cancel();
-    this.previewThrottle.cancel();
+    this.presenter.cancel();
     this.chat.cancelPendingAsk(reason !== "shutdown");
   }
 
-  // ---------------------------------------------------------------- rounds
-
-  /** One round: a request, its answer presented and tools run, then the next round. Returns didEndLoop. */
+  /**
+   * One round, then the next while tools ran (the seed's recursion). Returns didEndLoop: false
+   * when the round used no tool, true when the task ended (how: `endedWith`).
+   */
   async recursivelyMakeClineRequests(userContent: ContentBlock[]): Promise<boolean> {
-    if (this.state.abort) throw new TaskAbortedError();
-    const limitReply = await this.checkMistakeLimit();
-    if (limitReply === "end") return true;
-    if (limitReply) userContent = [...userContent, ...limitReply];
-    const backgroundNews = this.backgroundCommands.takeReport();
-    if (backgroundNews) userContent = [...userContent, { type: "text", text: backgroundNews }];
-
-    await this.withStateLock(() => {
-      this.state.apiRequestCount++;
-      this.messages.addUserContent(userContent);
-    });
-    const requestTs = await this.say("api_req_started", undefined, { apiRequest: emptyRequestInfo() });
-    this.retrier.startRound();
-
-    for (;;) {
-      const attempt = await this.streamOneAnswer(requestTs);
-      if (attempt === "retry") continue;
-      if (attempt === "stop") {
-        this.outcome = "failed";
-        await this.updateRequest(requestTs, (info) => (info.outcome = "failed"));
-        return true;
-      }
-      break;
-    }
-
-    await this.params.checkpoints?.save(this.state.apiRequestCount);
-    if (this.state.didCompleteTask) {
-      // Record the completion's result too, so every tool call in the history has its answer.
-      await this.withStateLock(() => this.messages.addApiMessage({ role: "user", content: this.state.userMessageContent }));
-      this.outcome = "completed";
-      return true;
-    }
-    return this.recursivelyMakeClineRequests(this.state.userMessageContent);
+    const round = await this.makeRequest(userContent);
+    if (round.kind === "tools_ran") return this.recursivelyMakeClineRequests(round.results);
+    if (round.kind === "no_tool") return false;
+    this.endedWith = round.outcome;
+    return true;
   }
 
-  /** At the mistake limit: YOLO ends the task; otherwise the person decides. */
-  private async checkMistakeLimit(): Promise<"end" | ContentBlock[] | undefined> {
-    const limit = this.params.settings().mistakeLimit;
-    if (this.state.consecutiveMistakeCount < limit) return undefined;
-    const text = `The model made ${this.state.consecutiveMistakeCount} mistakes in a row.`;
-    if (this.params.settings().yolo) {
-      await this.say("error", `${text} YOLO mode ends the task here instead of burning more tokens.`);
-      this.outcome = "mistake_limit";
-      return "end";
-    }
-    const answer = await this.ask("mistake_limit_reached", `${text} You can guide it, or stop.`);
-    if (this.state.abort) throw new TaskAbortedError();
-    if (answer.type === "no") {
-      this.outcome = "mistake_limit";
-      return "end";
-    }
-    await this.withStateLock(() => (this.state.consecutiveMistakeCount = 0));
-    if (answer.text) await this.say("user_feedback", answer.text, { images: answer.images });
-    return [{ type: "text", text: formatResponse.tooManyMistakes(answer.text) }, ...(answer.images ?? []).map(toImageBlock)];
+  /** A request, its answer presented and its tools run; the checkpoint saved before the next round. */
+  private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
+    if (this.state.abort) return ended("aborted");
+    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
+    if (limit && !Array.isArray(limit)) return limit;
+    const backgroundNews = this.backgroundCommands.takeReport();
+    const content = [...userContent, ...(limit ?? []), ...(backgroundNews ? [{ type: "text" as const, text: backgroundNews }] : [])];
+    await this.withStateLock(() => {
+      this.state.apiRequestCount++;
+      this.messages.addUserContent(content);
+    });
+    const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: RequestRow.emptyInfo() }), this.messages, (fn) => this.withStateLock(fn));
+    this.retrier = new ApiRequestRetrier(this.retrierDeps);
+    let attempt: AttemptOutcome;
+    do attempt = await this.streamOneAnswer(row);
+    while (attempt.kind === "retry");
+    if (attempt.kind === "ended") return attempt;
+    await this.params.checkpoints?.save(this.state.apiRequestCount);
+    return this.roundEnd();
+  }
+
+  /** After the round's tools ran: the task ends (its last results recorded), goes on with them, or no tool was used. */
+  private roundEnd(): Promise<RoundOutcome> {
+    return this.withStateLock((): RoundOutcome => {
+      const { state } = this;
+      if (state.taskEnd) {
+        // Record the completion's result too, so every tool call in the history has its answer.
+        this.messages.addApiMessage({ role: "user", content: state.userMessageContent });
+        return ended("completed");
+      }
+      const usedTool = state.assistantMessageContent.some((b) => b.type === "tool_use");
+      return usedTool ? { kind: "tools_ran", results: state.userMessageContent } : { kind: "no_tool" };
+    });
   }
 
   /**
-   * Streams one answer and presents it. "retry" means the attempt failed before anything was
-   * kept and the same request should be sent again; "stop" means the person chose to stop.
+   * Streams one answer and presents it. "retry": the attempt failed before anything was kept, and
+   * the same request goes again; "ended": the person stopped after a failure, or cancelled.
    */
-  private async streamOneAnswer(requestTs: number): Promise<"done" | "retry" | "stop"> {
+  private async streamOneAnswer(row: RequestRow): Promise<AttemptOutcome> {
     await this.withStateLock(() => this.state.resetRound());
     this.parser.reset();
-    this.streamingRows.clear();
+    this.presenter.startAnswer();
     const answer = new AnswerAssembler();
     const firstMessageTs = this.messages.nextTs();
-    const coordinator = new StreamChunkCoordinator(this.attemptApiRequest(requestTs), {
-      onUsage: (usage) => void this.accountUsage(requestTs, usage),
+    const failure = await this.readAnswer(answer, row);
+    if (this.state.abort) return this.keepInterruptedAnswer(answer, row);
+    if (failure instanceof RequestStopped) return this.decided("stop", row);
+    if (failure !== undefined) {
+      const apiError = failure instanceof ApiError ? failure : new ApiError("unknown", errorText(failure), { cause: failure });
+      // A tool ran only once its call was complete: then the world changed, and what we have is kept instead of replayed.
+      const hasCompleteTool = this.state.assistantMessageContent.some((b) => b.type === "tool_use" && !b.partial);
+      if (!hasCompleteTool) {
+        await this.presenter.discard(firstMessageTs);
+        await row.change((info) => (info.error = apiError.message));
+        return this.decided(await this.retrier.afterFailure(apiError), row);
+      }
+      answer.note = formatResponse.responseCutShort(apiError.message);
+    }
+
+    // The request is over once its stream ended; its row must not spin while a tool waits for the person.
+    await row.change((info) => (info.outcome = "completed"));
+    await this.presenter.finish(answer, { interrupted: failure !== undefined, unclosedParam: this.parser.unclosedParam() });
+    if (this.state.abort) return this.keepInterruptedAnswer(answer, row);
+    if (answer.isEmpty(this.state.assistantMessageContent)) {
+      await this.presenter.discard(firstMessageTs);
+      return this.decided(await this.retrier.afterEmptyAnswer(), row);
+    }
+    await this.withStateLock(() => this.messages.addApiMessage(answer.toApiMessage()));
+    return { kind: "presented" };
+  }
+
+  /**
+   * Reads the stream into `answer`, presenting its blocks as they are parsed. Returns why the
+   * stream failed, if it did (after an XML tool call or a rejection, the rest is not read).
+   */
+  private async readAnswer(answer: AnswerAssembler, row: RequestRow): Promise<unknown> {
+    const coordinator = new StreamChunkCoordinator(this.attemptApiRequest(), {
+      onUsage: (usage) => void row.addUsage(usage),
       abortRequest: () => this.params.api.abort(),
     });
-
-    let failure: unknown;
-    let reasoningDone = false;
     const xmlMode = this.params.settings().toolCallMode === "xml";
     try {
-      for (let chunk = await coordinator.next(); chunk; chunk = await coordinator.next()) {
-        if (this.state.abort) break;
+      for (let chunk = await coordinator.next(); chunk && !this.state.abort; chunk = await coordinator.next()) {
         if (chunk.type === "reasoning") {
           answer.addReasoning(chunk);
-          this.textThrottle.push(() => this.sayStreaming("reasoning", "reasoning", answer.reasoningText, true), answer.reasoningLength);
+          this.presenter.showReasoning(answer);
         } else if (chunk.type === "tool_calls") {
           answer.nativeCalls.add(chunk);
         } else if (chunk.type === "stop") {
@@ -296,11 +276,7 @@ export class Task {
             answer.note = formatResponse.onlyOneToolPerMessage();
             break;
           }
-          if (answer.reasoningText && !reasoningDone) {
-            reasoningDone = true;
-            await this.textThrottle.flush();
-            await this.sayStreaming("reasoning", "reasoning", answer.reasoningText, false);
-          }
+          await this.presenter.closeReasoning(answer);
           answer.text += chunk.text;
           const blocks = this.parser.append(chunk.text);
           await this.withStateLock(() => (this.state.assistantMessageContent = [...blocks]));
@@ -311,56 +287,37 @@ export class Task {
           break;
         }
       }
+      return undefined;
     } catch (error) {
-      failure = error;
+      return error;
     } finally {
       await coordinator.stop();
     }
+  }
 
-    if (this.state.abort) return this.keepInterruptedAnswer(answer, requestTs);
-    if (failure !== undefined && !(failure instanceof RequestStopped)) {
-      const apiError = failure instanceof ApiError ? failure : new ApiError("unknown", errorText(failure), { cause: failure });
-      // A tool already changed the world this round: keep what we have instead of replaying it.
-      const hasCompleteTool = this.state.assistantMessageContent.some((b) => b.type === "tool_use" && !b.partial);
-      if (!this.state.didRunToolThisRound && !hasCompleteTool) {
-        await this.discardAttempt(firstMessageTs);
-        await this.updateRequest(requestTs, (info) => (info.error = apiError.message));
-        const decision = await this.retrier.afterFailure(apiError);
-        if (this.state.abort) throw new TaskAbortedError();
-        return decision;
-      }
-      answer.note = formatResponse.responseCutShort(apiError.message);
-    }
-    if (failure instanceof RequestStopped) return "stop";
+  /** Cancelled mid-answer: what arrived is kept, marked as interrupted, so the history stays whole. */
+  private async keepInterruptedAnswer(answer: AnswerAssembler, row: RequestRow): Promise<AttemptOutcome> {
+    await row.change((info) => (info.outcome = info.outcome ?? "cancelled"));
+    await this.presenter.keepInterrupted(answer, this.state.abortReason ?? "cancelled");
+    return ended("aborted");
+  }
 
-    // The request is over once its stream ended; its row must not spin while a tool waits for the person.
-    await this.updateRequest(requestTs, (info) => (info.outcome = "completed"));
-    await this.finishPresentation(answer, reasoningDone, failure !== undefined);
-    if (this.state.abort) return this.keepInterruptedAnswer(answer, requestTs);
-    if (answer.isEmpty(this.state.assistantMessageContent)) {
-      await this.discardAttempt(firstMessageTs);
-      const decision = await this.retrier.afterEmptyAnswer();
-      if (this.state.abort) throw new TaskAbortedError();
-      return decision;
-    }
-    await this.withStateLock(() => {
-      this.messages.addApiMessage(answer.toApiMessage());
-      const usedTool = this.state.assistantMessageContent.some((b) => b.type === "tool_use");
-      if (!usedTool) {
-        this.state.userMessageContent.push({ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) });
-        this.state.consecutiveMistakeCount++;
-      }
-    });
-    return "done";
+  /** After a failed attempt: the retrier's (or the person's) decision, unless the task was cancelled meanwhile. */
+  private async decided(decision: RetryDecision, row: RequestRow): Promise<AttemptOutcome> {
+    if (this.state.abort) return ended("aborted");
+    if (decision === "retry") return { kind: "retry" };
+    await row.change((info) => (info.outcome = "failed"));
+    return ended("failed");
   }
 
   /**
    * Gets the stream for this round. Failures before the first chunk are retried here with
    * backoff (or put to the person); the stream is yielded only once a first chunk arrived.
    */
-  async *attemptApiRequest(requestTs: number): ApiStream {
+  async *attemptApiRequest(): ApiStream {
     for (;;) {
-      if (this.state.abort) throw new TaskAbortedError();
+      // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
+      if (this.state.abort) return;
       const stream = this.params.api.createMessage(
         this.params.systemPrompt(),
         this.messages.apiHistory,
@@ -370,9 +327,9 @@ export class Task {
       try {
         first = await stream.next();
       } catch (error) {
-        if (this.state.abort) throw new TaskAbortedError();
+        if (this.state.abort) return;
         const apiError = isApiError(error) ? error : new ApiError("unknown", errorText(error), { cause: error });
-        const decision = await this.retrier.beforeFirstChunk(apiError, requestTs);
+        const decision = await this.retrier.afterFailure(apiError);
         if (decision === "retry") continue;
         throw new RequestStopped();
       }
@@ -383,135 +340,10 @@ export class Task {
     }
   }
 
-  // ---------------------------------------------------------------- presentation
-
-  /**
-   * Advances through the parsed blocks: text to the chat, tool calls to the ToolExecutor. Runs
-   * one at a time; calls that arrive while it runs are folded into one more pass.
-   */
-  async presentAssistantMessage(): Promise<void> {
-    const state = this.state;
-    if (state.abort) return;
-    if (state.presentAssistantMessageLocked) {
-      state.presentAssistantMessageHasPendingUpdates = true;
-      return;
-    }
-    state.presentAssistantMessageLocked = true;
-    state.presentAssistantMessageHasPendingUpdates = false;
-    try {
-      for (;;) {
-        const block = state.assistantMessageContent[state.currentStreamingContentIndex];
-        if (!block) {
-          if (state.didCompleteReadingStream) state.userMessageContentReady = true;
-          break;
-        }
-        const partial = block.partial && !state.didCompleteReadingStream;
-        if (block.type === "text") {
-          if (!state.didRejectTool && !state.didAlreadyUseTool) await this.presentText(state.currentStreamingContentIndex, block.content, partial);
-        } else if (partial) {
-          const call = { ...block, params: { ...block.params }, partial };
-          this.previewThrottle.push(() => this.toolExecutor.executeTool(call), paramsSize(call.params));
-        } else {
-          // A preview still pending or running would land after the call: drop it, let it finish.
-          this.previewThrottle.cancel();
-          await this.previewThrottle.flush();
-          await this.toolExecutor.executeTool({ ...block, params: { ...block.params }, partial });
-        }
-        if (state.abort) break;
-        const skipRest = state.didRejectTool || state.didAlreadyUseTool;
-        if (partial && !skipRest) break;
-        state.currentStreamingContentIndex++;
-      }
-    } catch (error) {
-      await this.reportInternalError(error);
-      state.userMessageContentReady = true;
-    } finally {
-      state.presentAssistantMessageLocked = false;
-    }
-    if (state.presentAssistantMessageHasPendingUpdates) await this.presentAssistantMessage();
+  /** Presents the blocks parsed so far: text to the chat, complete tool calls to the ToolExecutor. */
+  presentAssistantMessage(): Promise<void> {
+    return this.presenter.presentAssistantMessage();
   }
-
-  /**
-   * Streamed text is cleaned up only when it is shown (the throttle decides how often), so a
-   * chunk costs what it adds, not a pass over the whole text.
-   */
-  private async presentText(blockIndex: number, content: string, partial: boolean): Promise<void> {
-    const row = `text:${blockIndex}`;
-    if (partial) {
-      this.textThrottle.push(async () => {
-        const text = sanitizeStreamingText(content, true);
-        // Nothing to show yet (e.g. only the start of a tag has arrived).
-        if (text) await this.sayStreaming(row, "text", text, true);
-      }, content.length);
-      return;
-    }
-    // A partial update still pending or running would land after the final one.
-    this.textThrottle.cancel();
-    await this.textThrottle.flush();
-    const text = sanitizeStreamingText(content, false);
-    if (text) await this.sayStreaming(row, "text", text, false);
-  }
-
-  /** Shows or updates the chat row of one streamed block (text or reasoning) of this answer. */
-  private async sayStreaming(row: string, kind: "text" | "reasoning", text: string, partial: boolean): Promise<void> {
-    const ts = await this.say(kind, text, { partial, updateTs: this.streamingRows.get(row) });
-    this.streamingRows.set(row, ts);
-  }
-
-  /** Closes partial blocks, presents native tool calls, and waits until every block is done. */
-  private async finishPresentation(answer: AnswerAssembler, reasoningDone: boolean, interrupted: boolean): Promise<void> {
-    await this.textThrottle.flush();
-    if (answer.reasoningText && !reasoningDone) await this.sayStreaming("reasoning", "reasoning", answer.reasoningText, false);
-    const ended = answer.endReason(interrupted);
-    const nativeCalls = answer.finishNativeCalls(ended);
-    const unclosedParam = this.parser.unclosedParam();
-    await this.withStateLock(() => {
-      // Partial blocks are closed so presentation can finish; a tool call among them is marked
-      // cut off, and the ToolExecutor decides (per tool) that it does not run.
-      this.state.assistantMessageContent = [
-        ...this.state.assistantMessageContent.map((b) =>
-          b.type === "tool_use" && b.partial ? { ...b, partial: false, cutOff: { reason: ended, ...(unclosedParam ? { unclosedParam } : {}) } } : { ...b, partial: false },
-        ),
-        ...nativeCalls,
-      ];
-      this.state.didCompleteReadingStream = true;
-    });
-    await this.presentAssistantMessage();
-    await pWaitFor(() => this.state.userMessageContentReady || this.state.abort, { interval: 10 });
-  }
-
-  // ---------------------------------------------------------------- failures and cancel
-
-  /** Cancelled mid-answer: keep what arrived, marked as interrupted, so history stays whole. */
-  private async keepInterruptedAnswer(answer: AnswerAssembler, requestTs: number): Promise<never> {
-    const shutdown = this.state.abortReason === "shutdown";
-    await this.textThrottle.flush();
-    await this.updateRequest(requestTs, (info) => (info.outcome = info.outcome ?? "cancelled"));
-    await this.withStateLock(() => {
-      for (const message of this.messages.chatMessages) {
-        if (message.partial) this.messages.update(message.ts, (m) => (m.partial = false));
-      }
-      answer.note = shutdown ? formatResponse.interruptedByShutdown() : formatResponse.interruptedByUser();
-      this.messages.addApiMessage(answer.toInterruptedApiMessage());
-    });
-    await this.say("info", shutdown ? "Interrupted: the window closed or reloaded." : "Task cancelled.");
-    throw new TaskAbortedError();
-  }
-
-  /** Removes the chat messages a failed attempt produced, so the retry does not duplicate them. */
-  private async discardAttempt(sinceTs: number): Promise<void> {
-    this.textThrottle.cancel();
-    this.previewThrottle.cancel();
-    await Promise.all([this.textThrottle.flush(), this.previewThrottle.flush()]);
-    await pWaitFor(() => !this.state.presentAssistantMessageLocked, { interval: 5 });
-    await this.withStateLock(() => {
-      const shownByAttempt = (m: ChatMessage) =>
-        m.ts >= sinceTs && m.type === "say" && (m.say === "text" || m.say === "reasoning" || (m.say === "tool" && m.partial));
-      this.messages.remove(this.messages.chatMessages.filter(shownByAttempt).map((m) => m.ts));
-    });
-  }
-
-  // ---------------------------------------------------------------- ask and say
 
   /** Shows a message (or updates the streaming one of the same kind). Returns its timestamp. */
   say(kind: SayKind, text?: string, extra: SayExtra = {}): Promise<number> {
@@ -534,61 +366,18 @@ export class Task {
 
   /** The context new_task handed over, once the task ended with it. */
   get handoffContext(): string | undefined {
-    return this.state.didFinish ? this.state.handoffContext : undefined;
+    const end = this.state.taskEnd;
+    return this.isFinished && end?.kind === "handed_off" ? end.context : undefined;
   }
 
-  // ---------------------------------------------------------------- accounting and helpers
-
-  private async accountUsage(requestTs: number, usage: ApiStreamUsageChunk): Promise<void> {
-    await this.updateRequest(requestTs, (info) => {
-      info.tokensIn += usage.inputTokens;
-      info.tokensOut += usage.outputTokens;
-      info.cacheWrites += usage.cacheWriteTokens ?? 0;
-      info.cacheReads += usage.cacheReadTokens ?? 0;
-      info.cost += usage.totalCost ?? 0;
-    });
-  }
-
-  private updateRequest(requestTs: number, change: (info: ApiRequestInfo) => void): Promise<void> {
-    return this.withStateLock(() => {
-      this.messages.update(requestTs, (m) => {
-        m.apiRequest ??= emptyRequestInfo();
-        change(m.apiRequest);
-      });
-    });
-  }
-
-  private async reportInternalError(error: unknown): Promise<void> {
+  private reportInternalError(error: unknown): void {
     this.params.host.window.notify("error", `Tandem: ${errorText(error)}`);
   }
 }
 
-/**
- * How many bytes of streamed rows are shown per second at most, once rows are big: a row is
- * re-rendered whole (markdown in the webview, a diff in the editor), so a 1 MB row updates about
- * once a second and a 20 KB one at the base interval.
- */
-const SHOWN_BYTES_PER_SECOND = 1_000_000;
-
-function paramsSize(params: Readonly<Record<string, string>>): number {
-  let size = 0;
-  for (const value of Object.values(params)) size += value.length;
-  return size;
-}
-
-/** The person chose to stop after a failed request. */
-export class RequestStopped extends Error {
+/** The person chose to stop after a request failed before its first chunk: attemptApiRequest tells streamOneAnswer. */
+class RequestStopped extends Error {
   constructor() {
     super("The person stopped the request");
   }
 }
-
-function emptyRequestInfo(): ApiRequestInfo {
-  return { tokensIn: 0, tokensOut: 0, cacheWrites: 0, cacheReads: 0, cost: 0 };
-}
-
-function toImageBlock(dataUrl: string): ImageBlock {
-  const match = /^data:([^;]+);base64,(.*)$/s.exec(dataUrl);
-  return { type: "image", mediaType: match?.[1] ?? "image/png", data: match?.[2] ?? dataUrl };
-}
-

@@ -3,7 +3,12 @@
  * streaming or spinning, and whether it had ended with its result shown, in which case it opens as
  * completed (its result waiting for a reply or a new task), not as interrupted.
  */
-import type { ChatMessage } from "../../shared/messages";
+import type { ContentBlock } from "../../api/types";
+import type { AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import { formatResponse } from "../prompts/responses";
+import { imageBlockFromDataUrl } from "../util/image-block";
+import type { SayExtra } from "./chat-channel";
+import type { TaskOutcome } from "./round-outcome";
 
 export interface ReopenedChat {
   readonly chat: ChatMessage[];
@@ -19,6 +24,27 @@ export function reopenChat(saved: readonly ChatMessage[], completed: boolean): R
   const reasked = last?.type === "ask" && (last.ask === "resume_task" || (done && last.ask === "completion_result"));
   const kept = reasked ? saved.slice(0, -1) : saved;
   return { chat: kept.map(settled), completed: done };
+}
+
+export interface ResumeTalk {
+  ask(kind: AskKind, text: string): Promise<AskResponse>;
+  say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
+  isAborted(): boolean;
+}
+
+/**
+ * Asks whether to go on: an interrupted task whether to resume; a completed one shows its result
+ * again, and only a reply continues the work. Returns what the loop goes on with, or how the
+ * task ends here (nobody resumed it).
+ */
+export async function askToGoOn(reopened: ReopenedChat, talk: ResumeTalk): Promise<ContentBlock[] | TaskOutcome> {
+  const answer = reopened.completed ? await talk.ask("completion_result", "") : await talk.ask("resume_task", "This task was interrupted. Resume it?");
+  const replied = Boolean(answer.text?.trim() || answer.images?.length);
+  if (talk.isAborted() || (answer.type === "no" && !replied) || (reopened.completed && !replied)) return reopened.completed ? "completed" : "aborted";
+  if (replied) await talk.say("user_feedback", answer.text, { images: answer.images });
+  const note = reopened.completed ? formatResponse.completedTaskReply(answer.text ?? "") : formatResponse.taskResumption(answer.text);
+  // A conversation that ended on the user's side (tool results) takes this into that message.
+  return [{ type: "text", text: note }, ...(answer.images ?? []).map(imageBlockFromDataUrl)];
 }
 
 /** A message as it stands now that nothing of the earlier run is going on any more. */

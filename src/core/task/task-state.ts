@@ -1,25 +1,23 @@
 import type { AssistantMessageContent } from "../assistant-message/types";
 import type { ContentBlock } from "../../api/types";
+import type { TaskEnd } from "./round-outcome";
 
-/**
- * The Task's mutable state. Per-round fields are reset together by `resetRound()` at the start of
- * every request, so nothing from one round leaks into the next. Every write happens under the
- * Task's state lock.
- */
+/** Why the task was aborted: the person cancelled it, or the host is shutting down. */
 export type AbortReason = "cancelled" | "shutdown";
 
+/**
+ * The Task's mutable state. The per-round fields are the seed's: `resetRound()` resets them
+ * together at the start of every request, so nothing of one round leaks into the next. How a
+ * round ends is not kept here: each round returns it (round-outcome.ts).
+ */
 export class TaskState {
   // --- whole task
-  /** Set once by abortTask; every stage checks it first. */
-  abort = false;
-  /** Why the task was aborted: the person cancelled it, or the host is shutting down. */
-  abortReason: AbortReason = "cancelled";
-  /** True once the loop has ended for good (completed, failed or aborted). */
-  didFinish = false;
+  /** Set once by abortTask; every stage checks `abort` first. */
+  abortReason: AbortReason | undefined;
   consecutiveMistakeCount = 0;
-  /** Set by new_task: the context the next task starts with. */
-  handoffContext: string | undefined;
   apiRequestCount = 0;
+  /** Set by attempt_completion (accepted) or new_task: the task ends once this round's tools ran. */
+  taskEnd: TaskEnd | undefined;
 
   // --- per round
   /** Blocks parsed so far from the streamed answer (XML blocks, then native tool calls). */
@@ -33,12 +31,12 @@ export class TaskState {
   userMessageContentReady = false;
   didRejectTool = false;
   didAlreadyUseTool = false;
-  /** Set by attempt_completion when the person accepts the result. */
-  didCompleteTask = false;
   presentAssistantMessageLocked = false;
   presentAssistantMessageHasPendingUpdates = false;
-  /** Whether any tool actually ran this round (a mid-stream failure then cannot be retried blindly). */
-  didRunToolThisRound = false;
+
+  get abort(): boolean {
+    return this.abortReason !== undefined;
+  }
 
   resetRound(): void {
     this.assistantMessageContent = [];
@@ -50,6 +48,5 @@ export class TaskState {
     this.didAlreadyUseTool = false;
     this.presentAssistantMessageLocked = false;
     this.presentAssistantMessageHasPendingUpdates = false;
-    this.didRunToolThisRound = false;
   }
 }

@@ -64,7 +64,6 @@ export class ToolExecutor {
 
     let result: ToolResult;
     try {
-      state.didRunToolThisRound = true;
       result = await tool.execute(call.params, this.context());
     } catch (error) {
       if (this.deps.signal.aborted) return;
@@ -87,12 +86,11 @@ export class ToolExecutor {
         return this.pushResult(call, this.feedbackContent(formatResponse.toolDenied(), result.feedback));
       case "task_completed":
         state.consecutiveMistakeCount = 0;
-        state.didCompleteTask = true;
+        state.taskEnd = { kind: "completed" };
         return this.pushResult(call, "The person accepted the result.");
       case "new_task":
         state.consecutiveMistakeCount = 0;
-        state.didCompleteTask = true;
-        state.handoffContext = result.context;
+        state.taskEnd = { kind: "handed_off", context: result.context };
         return this.pushResult(call, "The person started a new task with this context.");
       case "completion_feedback":
         state.consecutiveMistakeCount = 0;
