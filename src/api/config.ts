@@ -2,6 +2,7 @@
  * The settings a handler is built from, and their validation: a wrong setting fails when the
  * handler is built, with a message that names it, not later as an obscure HTTP 400.
  */
+import { isProviderId, providerChoices, PROVIDERS } from "../shared/providers.js";
 import { DEFAULT_MODEL_ID, resolveModel, retirementOf, type ProviderId } from "./model-info.js";
 import type { ModelInfo } from "./types.js";
 import { DEFAULT_AGENT_SETTINGS } from "../shared/settings.js";
@@ -53,8 +54,8 @@ export interface ResolvedConfiguration {
 
 /** `now` decides whether a deprecated model has reached its retirement date. */
 export function resolveConfiguration(config: ApiConfiguration, now: Date = new Date()): ResolvedConfiguration {
-  if (config.provider !== "anthropic" && config.provider !== "openai") {
-    throw new Error(`Unknown API provider "${String(config.provider)}"; expected "anthropic" or "openai".`);
+  if (!isProviderId(config.provider)) {
+    throw new Error(`Unknown API provider "${String(config.provider)}"; expected ${providerChoices()}.`);
   }
   checkPositive("streamIdleTimeoutMs", config.streamIdleTimeoutMs);
   checkPositive("requestTimeoutMs", config.requestTimeoutMs);
@@ -94,7 +95,7 @@ function checkNotRetired(provider: ProviderId, modelId: string, now: Date): void
   if (!retirement) return;
   const when = retirement.retiredOn ? ` on ${retirement.retiredOn}` : "";
   throw new Error(
-    `The model "${modelId}" was retired by ${provider === "anthropic" ? "Anthropic" : "OpenAI"}${when}; ` +
+    `The model "${modelId}" was retired by ${PROVIDERS[provider].vendor}${when}; ` +
       `choose a current one, such as ${DEFAULT_MODEL_ID[provider]}.`,
   );
 }

@@ -8,7 +8,9 @@
 import type { NormalisedUsage } from "./cost.js";
 import type { LongPromptPricing, ModelInfo, ThinkingMode } from "./types.js";
 
-export type ProviderId = "anthropic" | "openai";
+import { PROVIDER_IDS, type ProviderId } from "../shared/providers.js";
+
+export type { ProviderId } from "../shared/providers.js";
 /** "legacy": still served, superseded; "deprecated": a retirement date is set. */
 export type ModelStatus = "active" | "legacy" | "deprecated";
 
@@ -280,7 +282,7 @@ const STATUS_ORDER: readonly ModelStatus[] = ["active", "legacy", "deprecated"];
 
 /** Every catalogued model, current ones first, for one provider or both. */
 export function listModels(provider?: ProviderId): ModelListing[] {
-  const providers: ProviderId[] = provider ? [provider] : ["anthropic", "openai"];
+  const providers = provider ? [provider] : PROVIDER_IDS;
   return providers.flatMap((p) =>
     Object.entries(CATALOGUE[p])
       .sort(([, a], [, b]) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status))

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { ApiConfiguration } from "../api";
+import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS, PROVIDERS, providerChoices } from "../shared/providers";
 import { domainProblem } from "../shared/sandbox-domains";
 import { DEFAULT_SANDBOX_SETTINGS, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
 import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
@@ -97,16 +98,17 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   if (values.storage !== undefined && values["no-storage"]) throw new Error("--storage and --no-storage contradict each other: give one.");
   if (values["no-storage"] && action.kind !== "new") throw new Error("--resume and --list-tasks need saved tasks: leave out --no-storage.");
 
-  const provider = values.provider ?? (env.ANTHROPIC_API_KEY || !env.OPENAI_API_KEY ? "anthropic" : "openai");
-  if (provider !== "anthropic" && provider !== "openai") {
-    throw new Error(`Unknown provider "${provider}": use anthropic or openai.`);
+  // Without --provider: the first whose key is set, else the default (its missing key is reported later).
+  const provider = values.provider ?? PROVIDER_IDS.find((id) => env[PROVIDERS[id].keyEnv]) ?? DEFAULT_PROVIDER;
+  if (!isProviderId(provider)) {
+    throw new Error(`Unknown provider "${provider}": use ${providerChoices()}.`);
   }
   const openAiApi = values["openai-api"];
   if (openAiApi !== undefined && openAiApi !== "chat" && openAiApi !== "responses") {
     throw new Error(`Unknown OpenAI API "${openAiApi}": use chat or responses.`);
   }
-  const apiKey = provider === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
-  const baseUrl = values["base-url"] ?? (provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
+  const apiKey = env[PROVIDERS[provider].keyEnv];
+  const baseUrl = values["base-url"] ?? env[PROVIDERS[provider].baseUrlEnv];
   return {
     action,
     api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}) },

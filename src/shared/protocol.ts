@@ -13,7 +13,9 @@ import type { AskResponse, ChatMessage } from "./messages";
 import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 
-export type ProviderId = "anthropic" | "openai";
+import type { ProviderId } from "./providers";
+
+export type { ProviderId } from "./providers";
 
 /** Provider settings the webview may see and change. The API key is never among them. */
 export interface ApiSettings {

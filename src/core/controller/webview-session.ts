@@ -3,6 +3,7 @@ import { listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ChatMessage } from "../../shared/messages";
+import { PROVIDER_IDS } from "../../shared/providers";
 import type { ApiSettings, FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
 import { TaskHistory } from "../storage/task-history";
 import { setRipgrepPath } from "../task/tools/search-files-rg";
@@ -226,8 +227,7 @@ export class WebviewSession implements ControllerListener {
 
   private async webviewSettings(): Promise<WebviewSettings> {
     const api = this.deps.settings.getApiSettings();
-    const providers: ProviderId[] = ["anthropic", "openai"];
-    const keys = await Promise.all(providers.map(async (p) => [p, Boolean(await this.deps.secrets.getApiKey(p))] as const));
+    const keys = await Promise.all(PROVIDER_IDS.map(async (p) => [p, Boolean(await this.deps.secrets.getApiKey(p))] as const));
     return {
       agent: this.deps.settings.getAgentSettings(),
       api,

@@ -4,9 +4,7 @@
  */
 import type * as vscode from "vscode";
 import type { SecretStore } from "../../core/controller/stores";
-import type { ProviderId } from "../../shared/protocol";
-
-const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai"];
+import { isProviderId, providerChoices, type ProviderId } from "../../shared/providers";
 
 export function apiKeySecretName(provider: ProviderId): string {
   return `tandem.apiKey.${provider}`;
@@ -30,7 +28,6 @@ export class VscodeSecretStore implements SecretStore {
 
 /** The provider comes from the webview: an unknown one must not create a stray secret. */
 function checkProvider(provider: unknown): ProviderId {
-  const known = PROVIDERS.find((p) => p === provider);
-  if (!known) throw new Error(`Unknown API provider ${JSON.stringify(provider)}; expected ${PROVIDERS.join(" or ")}.`);
-  return known;
+  if (!isProviderId(provider)) throw new Error(`Unknown API provider ${JSON.stringify(provider)}; expected ${providerChoices()}.`);
+  return provider;
 }

@@ -6,6 +6,7 @@
  */
 import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/protocol";
 import { domainProblem } from "../../shared/sandbox-domains";
+import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS } from "../../shared/providers";
 import {
   DEFAULT_AGENT_SETTINGS,
   DEFAULT_AUTO_APPROVAL,
@@ -31,7 +32,6 @@ export interface ReadResult<T> {
 export type ConfigEntry = readonly [key: string, value: unknown];
 
 export const AUTO_APPROVE_PREFIX = "autoApprove.";
-const PROVIDERS: readonly ProviderId[] = ["anthropic", "openai"];
 const TOOL_CALL_MODES: readonly AgentSettings["toolCallMode"][] = ["xml", "native"];
 const OPENAI_APIS: readonly OpenAiApiSetting[] = ["auto", "chat", "responses"];
 const MISTAKE_LIMIT_MAX = 100;
@@ -54,7 +54,7 @@ const isMistakeLimit = wholeNumber(1, MISTAKE_LIMIT_MAX);
 const isRequestRetries = wholeNumber(REQUEST_LIMITS.requestRetries.min, REQUEST_LIMITS.requestRetries.max);
 const isStallTimeout = wholeNumber(REQUEST_LIMITS.stallTimeoutSeconds.min, REQUEST_LIMITS.stallTimeoutSeconds.max);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
-const isProvider: Check<ProviderId> = (v) => PROVIDERS.find((p) => p === v);
+const isProvider: Check<ProviderId> = (v) => (isProviderId(v) ? v : undefined);
 /** "auto" (the default) is stored as no setting at all. */
 const isOpenAiApi: Check<OpenAiApiSetting | null> = (v) => (v === undefined || v === null || v === "auto" ? null : OPENAI_APIS.find((a) => a === v));
 const isStringList: Check<string[]> = (v) =>
@@ -83,7 +83,7 @@ const EXPECTED = {
   requestRetries: `a whole number from ${REQUEST_LIMITS.requestRetries.min} to ${REQUEST_LIMITS.requestRetries.max}`,
   stallTimeout: `a whole number of seconds from ${REQUEST_LIMITS.stallTimeoutSeconds.min} to ${REQUEST_LIMITS.stallTimeoutSeconds.max}`,
   toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
-  provider: `one of ${PROVIDERS.join(", ")}`,
+  provider: `one of ${PROVIDER_IDS.join(", ")}`,
   openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
   stringList: "a list of strings",
   sandboxMode: `one of ${SANDBOX_MODES.join(", ")}`,
@@ -154,7 +154,7 @@ function readSandboxSettings(r: Reader): SandboxSettings {
 
 export function readApiSettings(get: ConfigReader): ReadResult<ApiSettings> {
   const r = new Reader(get);
-  const value: ApiSettings = { provider: r.read("apiProvider", isProvider, "anthropic", EXPECTED.provider) };
+  const value: ApiSettings = { provider: r.read("apiProvider", isProvider, DEFAULT_PROVIDER, EXPECTED.provider) };
   const baseUrl = r.read("baseUrl", isOptionalText, null, EXPECTED.optionalText);
   const modelId = r.read("modelId", isOptionalText, null, EXPECTED.optionalText);
   const contextWindowOverride = r.read("contextWindowOverride", isOptionalCount, null, EXPECTED.optionalCount);

@@ -1,8 +1,6 @@
-import type { ProviderId } from "../../../src/shared/protocol";
+import { PROVIDERS, type ProviderId } from "../../../src/shared/providers";
 
-export const PROVIDER_NAMES: Record<ProviderId, string> = {
-  anthropic: "Anthropic",
-  openai: "OpenAI-compatible",
-};
+/** What the panel calls each provider. */
+export const PROVIDER_NAMES = Object.fromEntries(Object.entries(PROVIDERS).map(([id, p]) => [id, p.name])) as Record<ProviderId, string>;
 
-export const PROVIDERS = Object.keys(PROVIDER_NAMES) as ProviderId[];
+export { PROVIDER_IDS as PROVIDERS } from "../../../src/shared/providers";
