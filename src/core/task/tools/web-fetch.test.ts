@@ -3,7 +3,7 @@ import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents
 import { fakeToolContext, type FakeContextScript } from "./fake-tool-context";
 import type { ToolDefinition, ToolResult } from "./types";
 import { createWebFetchTool, cutText, webFetchTool, WEB_FETCH_LIMITS } from "./web-fetch";
-import { ARTICLE_SENTENCE, ARTICLE_TITLE, FOOTER_NOISE, NAV_NOISE, send, startTestSite, type TestSite } from "./web-fetch-test-server";
+import { ARTICLE_SENTENCE, ARTICLE_TITLE, FOOTER_NOISE, NAV_NOISE, send, startTestSite, type TestSite } from "../../../../test/support/web-fetch-test-server";
 
 let site: TestSite;
 beforeAll(
