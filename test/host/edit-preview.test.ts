@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DiffSession, DiffViewHost } from "../../src/host/bridge";
 import { unifiedDiff } from "../../src/host/vscode/line-diff";
-import { fakeToolContext, tempDir } from "../../src/core/task/tools/fake-tool-context";
+import { fakeToolContext, tempDir } from "../support/tool-context";
 import { replaceInFileTool } from "../../src/core/task/tools/replace-in-file";
 import type { ApprovalDecision, ToolContext } from "../../src/core/task/tools/types";
 import { writeToFileTool } from "../../src/core/task/tools/write-to-file";

@@ -9,7 +9,7 @@ import { lstat, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../src/core/ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "../../src/core/task/tools/fake-tool-context";
+import { fakeToolContext, tempDir } from "../support/tool-context";
 import { readFileTool } from "../../src/core/task/tools/read-file";
 import { replaceInFileTool } from "../../src/core/task/tools/replace-in-file";
 import type { ToolContext } from "../../src/core/task/tools/types";

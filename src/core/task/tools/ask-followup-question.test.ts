@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AskResponse } from "../../../shared/messages";
 import { askFollowupQuestionTool, parseOptions } from "./ask-followup-question";
-import { fakeToolContext } from "./fake-tool-context";
+import { fakeToolContext } from "../../../../test/support/tool-context";
 
 async function askWith(params: Record<string, string>, answer: AskResponse) {
   const { ctx, log } = fakeToolContext("/ws", { answers: [answer] });

@@ -5,7 +5,7 @@ import { NodeHost } from "../../../host/node/node-host";
 import { NodeTerminal } from "../../../host/node/node-terminal";
 import type { AskResponse } from "../../../shared/messages";
 import { createExecuteCommandTool, executeCommandTool, type ExecuteCommandOptions } from "./execute-command";
-import { fakeToolContext, tempDir, type FakeContextScript } from "./fake-tool-context";
+import { fakeToolContext, tempDir, type FakeContextScript } from "../../../../test/support/tool-context";
 import { ToolError, type ToolContext, type ToolResult } from "./types";
 
 let ws: string;

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
 import { listCodeDefinitionNamesTool, MAX_FILES_SCANNED } from "./list-code-definition-names";
 import { ToolError, type ToolResult } from "./types";
 

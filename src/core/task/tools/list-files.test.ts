@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
 import { LIST_FILES_LIMIT, listFilesTool } from "./list-files";
 import { ToolError, type PathGuard, type ToolResult } from "./types";
 

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildDocx } from "../../../../test/fixtures/documents/build-docx";
 import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
 import { MAX_BYTES, MAX_LINES, readFileTool } from "./read-file";
 import type { ToolResult } from "./types";
 

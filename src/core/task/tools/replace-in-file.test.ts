@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalDecision, ToolContext } from "./types";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
 import { replaceInFileTool, WHOLE_FILE_LINES } from "./replace-in-file";
 
 let ws: string;

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
 import { resolveRipgrep, setRipgrepPath } from "./search-files-rg";
 import { searchFilesTool } from "./search-files";
 import { ToolError, type ToolResult } from "./types";

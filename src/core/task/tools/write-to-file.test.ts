@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
 import { stripCodeFences, writeToFileTool } from "./write-to-file";
 
 let root: string;

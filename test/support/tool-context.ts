@@ -2,14 +2,14 @@
  * A ToolContext for tests: a real temp workspace, scripted answers to approvals and asks, and a
  * record of everything the tool said or asked. Our own interface, so a fake is honest here.
  */
-import { BackgroundCommands } from "../background-commands";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
-import type { ApprovalDecision, ApprovalRequest, ToolContext } from "./types";
-import { NodeHost } from "../../../host/node/node-host";
-import { TaskCommands } from "../../sandbox/task-commands";
+import { BackgroundCommands } from "../../src/core/task/background-commands";
+import type { ApprovalDecision, ApprovalRequest, ToolContext } from "../../src/core/task/tools/types";
+import { TaskCommands } from "../../src/core/sandbox/task-commands";
+import { NodeHost } from "../../src/host/node/node-host";
+import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../src/shared/messages";
 
 export interface FakeContextLog {
   readonly approvals: ApprovalRequest[];
