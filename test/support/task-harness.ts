@@ -32,6 +32,8 @@ export interface HarnessOptions {
   tools?: Readonly<Record<string, ToolDefinition>>;
   /** Shortest pause between partial UI updates (default 5 ms). */
   partialUpdateIntervalMs?: number;
+  /** The host's ripgrep (HostBridge.ripgrep); default: rg on PATH. */
+  ripgrep?: string | false;
 }
 
 export interface Harness {
@@ -88,7 +90,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: new NodeHost(workspace),
+    host: new NodeHost(workspace, { ripgrep: options.ripgrep }),
     apiConfiguration: {
       provider: options.provider,
       apiKey: "test-key",

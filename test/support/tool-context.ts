@@ -25,6 +25,8 @@ export interface FakeContextScript {
   /** Answers to asks, in order; running out is a test bug and throws. */
   answers?: AskResponse[];
   signal?: AbortSignal;
+  /** The host's ripgrep (see HostBridge.ripgrep); default: rg on PATH. */
+  ripgrep?: string | false;
 }
 
 export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { ctx: ToolContext; log: FakeContextLog } {
@@ -32,7 +34,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
   const approvals = [...(script.approvals ?? [])];
   const answers = [...(script.answers ?? [])];
   const ignore = { isIgnored: (absolutePath: string) => script.ignored?.(absolutePath) ?? false };
-  const host = new NodeHost(cwd);
+  const host = new NodeHost(cwd, { ripgrep: script.ripgrep });
   const ctx: ToolContext = {
     cwd,
     ignore,

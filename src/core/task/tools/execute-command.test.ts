@@ -16,7 +16,7 @@ afterEach(() => cleanup());
 /** A tool context whose host really runs commands (with /bin/sh, so scripts behave the same everywhere). */
 function context(script: FakeContextScript = {}) {
   const { ctx, log } = fakeToolContext(ws, script);
-  const host = new NodeHost(ws, () => undefined, new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 }));
+  const host = new NodeHost(ws, { terminal: new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 }) });
   return { ctx: { ...ctx, host } satisfies ToolContext, log };
 }
 

@@ -12,8 +12,6 @@ import { resolveRipgrep, searchWithRipgrep, type SearchRequest } from "./search-
 import { SEARCH_RESULT_LIMIT, SearchResults } from "./search-files-results";
 import { ToolError, type ToolDefinition } from "./types";
 
-export { setRipgrepPath } from "./search-files-rg";
-
 export const searchFilesTool: ToolDefinition = {
   name: "search_files",
   description:
@@ -47,7 +45,7 @@ export const searchFilesTool: ToolDefinition = {
       signal: ctx.signal,
     };
     const results = new SearchResults();
-    const rg = await resolveRipgrep();
+    const rg = await resolveRipgrep(ctx.host.ripgrep);
     if (rg !== undefined) await searchWithRipgrep(rg, request, results);
     else await searchWithJavaScript(request, results);
     const scope = `in ${target.relative}${pattern === "" ? "" : ` (files matching ${pattern})`}`;
