@@ -11,6 +11,7 @@ import type { ApiMessage } from "../../src/api/types";
 import { Controller } from "../../src/core/controller";
 import type { TaskOutcome } from "../../src/core/task";
 import type { RetryOptions } from "../../src/core/task/retry-policy";
+import type { DiffViewHost, HostBridge } from "../../src/host/bridge";
 import { NodeHost } from "../../src/host/node/node-host";
 import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/messages";
 import type { AgentSettings } from "../../src/shared/settings";
@@ -34,6 +35,8 @@ export interface HarnessOptions {
   partialUpdateIntervalMs?: number;
   /** The host's ripgrep (HostBridge.ripgrep); default: rg on PATH. */
   ripgrep?: string | false;
+  /** An editor's diff view for the host (default: none, as in the CLI). */
+  diffView?: DiffViewHost;
 }
 
 export interface Harness {
@@ -90,7 +93,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: new NodeHost(workspace, { ripgrep: options.ripgrep }),
+    host: withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView),
     apiConfiguration: {
       provider: options.provider,
       apiKey: "test-key",
@@ -157,4 +160,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await rm(storage, { recursive: true, force: true });
     },
   };
+}
+
+function withDiffView(host: NodeHost, diffView: DiffViewHost | undefined): HostBridge {
+  return diffView ? { ...host, diffView } : host;
 }

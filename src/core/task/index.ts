@@ -194,6 +194,7 @@ export class Task {
     this.state.abort = true;
     this.state.abortReason = reason;
     this.abortController.abort();
+    void this.toolExecutor.dispose();
     this.commands.dispose();
     this.params.api.abort();
     this.textThrottle.cancel();

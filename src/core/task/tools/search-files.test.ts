@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "../../../../test/support/tool-context";
+import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
 import { resolveRipgrep } from "./search-files-rg";
 import { searchFilesTool } from "./search-files";
 import { ToolError, type ToolResult } from "./types";
@@ -30,7 +30,7 @@ async function files(entries: Record<string, string | Buffer>): Promise<void> {
 
 async function search(params: Record<string, string>): Promise<string> {
   const { ctx } = fakeToolContext(root, { ignored: (p) => guard.isIgnored(p), ripgrep });
-  const result: ToolResult = await searchFilesTool.execute(params, ctx);
+  const result: ToolResult = await runTool(searchFilesTool, params, ctx);
   if (result.kind !== "ok" || typeof result.content !== "string") throw new Error(`unexpected ${JSON.stringify(result)}`);
   return result.content;
 }
@@ -138,7 +138,7 @@ describe.each(engines)("search_files with %s", (_name, engine) => {
     const controller = new AbortController();
     controller.abort();
     const { ctx } = fakeToolContext(root, { signal: controller.signal, ripgrep });
-    await expect(searchFilesTool.execute({ path: ".", regex: "x" }, ctx)).rejects.toThrow(/abort/i);
+    await expect(runTool(searchFilesTool, { path: ".", regex: "x" }, ctx)).rejects.toThrow(/abort/i);
   });
 
   it("finds nothing without failing", async () => {
@@ -171,7 +171,7 @@ describe("search_files ripgrep selection", () => {
   it("asks for read approval with the results, and passes a refusal on", async () => {
     await files({ "a.txt": "x" });
     const { ctx, log } = fakeToolContext(root, { approvals: [{ approved: false }] });
-    expect(await searchFilesTool.execute({ path: ".", regex: "x" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
+    expect(await runTool(searchFilesTool, { path: ".", regex: "x" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
     expect(log.approvals[0]).toMatchObject({ category: "read", message: { tool: "search_files", path: ".", outsideWorkspace: false }, paths: [root] });
     expect(log.approvals[0]?.message.content).toMatch(/^Found 1 match/);
   });
