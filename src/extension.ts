@@ -37,7 +37,8 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   void removeLeftoverTempFiles([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), context.globalStorageUri.fsPath]);
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
-  const host = new VscodeHost(log);
+  // search_files runs the ripgrep VS Code ships, ahead of one on PATH.
+  const host = Object.assign(new VscodeHost(log), { ripgrep: bundledRipgrep() });
   const holder = new SessionHolder(async () => {
     const [{ WebviewSession, CommandSandbox }] = await Promise.all([
       import("./core/controller/webview-session"),
@@ -66,7 +67,6 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       secrets,
       storageRoot: context.globalStorageUri.fsPath,
       openFile: openWorkspaceFile,
-      ripgrepPath: bundledRipgrep(),
     });
   });
   const view = new ChatViewProvider(context.extensionUri, holder, log, context.workspaceState);
@@ -97,7 +97,7 @@ function disposeSandbox(): void {
   sandboxFeed = undefined;
 }
 
-/** VS Code ships ripgrep; search_files prefers it to one on PATH. */
+/** VS Code's own ripgrep, where this version keeps it. */
 function bundledRipgrep(): string | undefined {
   const name = process.platform === "win32" ? "rg.exe" : "rg";
   return ["node_modules", "node_modules.asar.unpacked"]

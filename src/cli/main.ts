@@ -99,7 +99,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: saved.storageRoot ? [saved.storageRoot] : [] });
   note(describeSandbox(await sandbox.ready(), "--sandbox"));
   const controller: Controller = new Controller({
-    host: new NodeHost(cli.cwd, (level, text) => note(`${level}: ${text}`)),
+    host: new NodeHost(cli.cwd, { notify: (level, text) => note(`${level}: ${text}`) }),
     sandbox,
     apiConfiguration: cli.api,
     createApiHandler: buildApiHandler,

@@ -93,4 +93,9 @@ export interface HostBridge {
   readonly terminal: TerminalHost;
   /** Present in an editor; without it, edit tools write files directly after approval. */
   readonly diffView?: DiffViewHost;
+  /**
+   * The ripgrep search_files runs: the host's own (VS Code ships one), or false for none (it then
+   * searches in JavaScript). Absent: `rg` on PATH, if there is one.
+   */
+  readonly ripgrep?: string | false;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLS } from "../../src/core/task/tools/registry";
-import { startTestSite, type TestSite } from "../../src/core/task/tools/web-fetch-test-server";
+import { startTestSite, type TestSite } from "../support/web-fetch-test-server";
 import { buildProductionBundles, COMPLETE, ProductionCli, toolCall, toolResults } from "./production-cli";
 import { SCENARIOS, type ScenarioEnv } from "./tool-scenarios";
 

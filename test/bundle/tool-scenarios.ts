@@ -9,7 +9,7 @@ import { delimiter, dirname, join } from "node:path";
 import { expect } from "vitest";
 import type { ToolName } from "../../src/core/task/tools/registry";
 import { LANGUAGES, languageForFile } from "../../src/core/task/tools/tree-sitter/languages";
-import { ARTICLE_SENTENCE, NAV_NOISE, type TestSite } from "../../src/core/task/tools/web-fetch-test-server";
+import { ARTICLE_SENTENCE, NAV_NOISE, type TestSite } from "../support/web-fetch-test-server";
 import { buildDocx } from "../fixtures/documents/build-docx";
 import { buildPdf } from "../fixtures/documents/build-pdf";
 import { COMPLETE, messageTexts, toolCall, toolResults, type CliRun, type ProductionCli } from "./production-cli";

@@ -444,10 +444,13 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
       params: [],
       readOnly: true,
       approval: "none",
-      execute: (_params, ctx) =>
-        new Promise((resolve) => {
-          toolStarted = true;
-          ctx.signal.addEventListener("abort", () => resolve({ kind: "ok", content: "stopped" }));
+      prepare: (_params, ctx) =>
+        Promise.resolve({
+          run: () =>
+            new Promise((resolve) => {
+              toolStarted = true;
+              ctx.signal.addEventListener("abort", () => resolve({ kind: "ok", content: "stopped" }));
+            }),
         }),
     };
     const h = await open({ provider, tools: { ...TOOLS, wait_forever: waitUntilCancelled }, turns: [{ text: "<wait_forever>\n</wait_forever>" }, completion()] });

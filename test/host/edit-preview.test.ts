@@ -7,12 +7,13 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DiffSession, DiffViewHost } from "../../src/host/bridge";
 import { unifiedDiff } from "../../src/host/vscode/line-diff";
-import { fakeToolContext, tempDir } from "../../src/core/task/tools/fake-tool-context";
+import { startHarness } from "../support/task-harness";
+import { fakeToolContext, runTool, tempDir, type FakeToolContext } from "../support/tool-context";
 import { replaceInFileTool } from "../../src/core/task/tools/replace-in-file";
-import type { ApprovalDecision, ToolContext } from "../../src/core/task/tools/types";
+import type { ApprovalDecision, ToolResult } from "../../src/core/task/tools/types";
 import { writeToFileTool } from "../../src/core/task/tools/write-to-file";
 
 class RecordedSession implements DiffSession {
@@ -84,11 +85,11 @@ afterEach(() => cleanup());
 
 function context(script: { approvals?: ApprovalDecision[]; signal?: AbortSignal; ignored?: (p: string) => boolean } = {}) {
   const { ctx, log } = fakeToolContext(ws, script);
-  const withDiff: ToolContext = { ...ctx, host: { ...ctx.host, diffView: view } };
+  const withDiff: FakeToolContext = { ...ctx, host: { ...ctx.host, diffView: view } };
   return { ctx: withDiff, log };
 }
 
-const okText = (result: Awaited<ReturnType<typeof writeToFileTool.execute>>) =>
+const okText = (result: ToolResult) =>
   result.kind === "ok" ? (typeof result.content === "string" ? result.content : result.content.map((b) => ("text" in b ? b.text : "")).join("\n")) : "";
 
 describe("write_to_file in the diff view", () => {
@@ -98,7 +99,7 @@ describe("write_to_file in the diff view", () => {
     expect(view.sessions).toHaveLength(0); // nothing to show yet
     await writeToFileTool.presentPartial?.({ path: "src/new.ts", content: "```ts\nexport const a" }, ctx);
     await writeToFileTool.presentPartial?.({ path: "src/new.ts", content: "```ts\nexport const a = 1;" }, ctx);
-    const result = await writeToFileTool.execute({ path: "src/new.ts", content: "```ts\nexport const a = 1;\n```" }, ctx);
+    const result = await runTool(writeToFileTool, { path: "src/new.ts", content: "```ts\nexport const a = 1;\n```" }, ctx);
 
     expect(view.sessions).toHaveLength(1);
     const [session] = view.sessions;
@@ -120,7 +121,7 @@ describe("write_to_file in the diff view", () => {
     view.personEdit = (proposed) => proposed.replace("let x = 1;", "const x = 1;");
     view.problems = ["line 2: Cannot find name 'y'. [ts 2304]"];
     const { ctx } = context();
-    const text = okText(await writeToFileTool.execute({ path: "a.ts", content: "let x = 1;\ny;\n" }, ctx));
+    const text = okText(await runTool(writeToFileTool, { path: "a.ts", content: "let x = 1;\ny;\n" }, ctx));
     expect(view.sessions[0]?.original).toBe("old\n");
     expect(text).toContain("The content was successfully saved to a.ts.");
     expect(text).toContain("<person_edits>\n--- proposal\n+++ saved\n@@ -1,2 +1,2 @@\n-let x = 1;\n+const x = 1;\n y;\n</person_edits>");
@@ -130,7 +131,7 @@ describe("write_to_file in the diff view", () => {
   it("reverts the view when the person rejects, and writes nothing", async () => {
     await writeFile(path.join(ws, "keep.txt"), "original\n");
     const { ctx } = context({ approvals: [{ approved: false, feedback: { text: "no" } }] });
-    const result = await writeToFileTool.execute({ path: "keep.txt", content: "replaced" }, ctx);
+    const result = await runTool(writeToFileTool, { path: "keep.txt", content: "replaced" }, ctx);
     expect(result).toEqual({ kind: "rejected", feedback: { text: "no" } });
     expect(view.sessions[0]?.state).toBe("reverted");
     expect(await readFile(path.join(ws, "keep.txt"), "utf8")).toBe("original\n");
@@ -141,31 +142,61 @@ describe("write_to_file in the diff view", () => {
     await writeToFileTool.presentPartial?.({ path: "first.txt", content: "abandoned" }, ctx);
     await writeToFileTool.presentPartial?.({ path: "second.txt", content: "kept" }, ctx);
     expect(view.sessions.map((s) => s.state)).toEqual(["reverted", "open"]);
-    await writeToFileTool.execute({ path: "second.txt", content: "kept" }, ctx);
+    await runTool(writeToFileTool, { path: "second.txt", content: "kept" }, ctx);
     expect(view.sessions.map((s) => s.state)).toEqual(["reverted", "saved"]);
   });
 
-  it("reverts open previews when the task is cancelled", async () => {
-    const controller = new AbortController();
-    const { ctx } = context({ signal: controller.signal });
+  it("reverts open previews when disposed, and opens none after", async () => {
+    const { ctx } = context();
     await writeToFileTool.presentPartial?.({ path: "x.txt", content: "streaming" }, ctx);
-    controller.abort();
-    await new Promise((resolve) => setImmediate(resolve));
+    await ctx.previews.dispose();
     expect(view.sessions[0]?.state).toBe("reverted");
+    await writeToFileTool.presentPartial?.({ path: "y.txt", content: "late" }, ctx);
+    expect(view.sessions).toHaveLength(1);
+  });
+
+  it("reverts the preview of a call still streaming when the task is cancelled", async () => {
+    const content = "line\n".repeat(400);
+    const turns = [{ text: `<write_to_file>\n<path>x.txt</path>\n<content>\n${content}</content>\n</write_to_file>`, chunkSize: 20, delayMs: 5 }];
+    const h = await startHarness({ provider: "anthropic", turns, diffView: view });
+    try {
+      await h.start("Write");
+      await vi.waitFor(() => expect(view.sessions[0]?.updates.length).toBeGreaterThan(0), { timeout: 5_000 });
+      await h.controller.cancelTask();
+      expect(await h.finished()).toBe("aborted");
+      await vi.waitFor(() => expect(view.sessions[0]?.state).toBe("reverted"));
+    } finally {
+      await h.dispose();
+    }
+  });
+
+  it("reverts the view when the task is cancelled while the person decides", async () => {
+    const turns = [{ text: "<write_to_file>\n<path>x.txt</path>\n<content>\nnew\n</content>\n</write_to_file>" }];
+    const h = await startHarness({ provider: "anthropic", turns, diffView: view });
+    try {
+      await h.start("Write");
+      await h.waitForAsk("tool");
+      expect(view.sessions.at(-1)?.state).toBe("open");
+      await h.controller.cancelTask();
+      expect(await h.finished()).toBe("aborted");
+      await vi.waitFor(() => expect(view.sessions.at(-1)?.state).toBe("reverted"));
+    } finally {
+      await h.dispose();
+    }
   });
 
   it("shows no preview for an ignored file, and execute still refuses it", async () => {
     const { ctx } = context({ ignored: (p) => p.endsWith(".env") });
     await writeToFileTool.presentPartial?.({ path: ".env", content: "SECRET=1" }, ctx);
     expect(view.sessions).toHaveLength(0);
-    await expect(writeToFileTool.execute({ path: ".env", content: "SECRET=1" }, ctx)).rejects.toThrow();
+    await expect(runTool(writeToFileTool, { path: ".env", content: "SECRET=1" }, ctx)).rejects.toThrow();
     expect(view.sessions).toHaveLength(0);
   });
 
   it("leaves files outside the workspace to the chat approval: no view, nothing created before approval", async () => {
     const { ctx, log } = context({ approvals: [{ approved: false }] });
     await writeToFileTool.presentPartial?.({ path: "../outside/x.txt", content: "x" }, ctx);
-    const result = await writeToFileTool.execute({ path: "../outside/x.txt", content: "x" }, ctx);
+    const result = await runTool(writeToFileTool, { path: "../outside/x.txt", content: "x" }, ctx);
     expect(result.kind).toBe("rejected");
     expect(log.approvals[0]?.message.outsideWorkspace).toBe(true);
     expect(view.sessions).toHaveLength(0);
@@ -178,11 +209,11 @@ describe("write_to_file in the diff view", () => {
     await writeToFileTool.presentPartial?.({ path: "f.txt", content: "a" }, ctx);
     await writeToFileTool.presentPartial?.({ path: "f.txt", content: "ab" }, ctx); // no retry while streaming
     expect(view.sessions).toHaveLength(0);
-    await writeToFileTool.execute({ path: "f.txt", content: "abc" }, ctx);
+    await runTool(writeToFileTool, { path: "f.txt", content: "abc" }, ctx);
     expect(view.sessions[0]?.state).toBe("saved");
 
     view.failOpens = 1;
-    await expect(writeToFileTool.execute({ path: "g.txt", content: "x" }, context().ctx)).rejects.toThrow("the editor could not open the file");
+    await expect(runTool(writeToFileTool, { path: "g.txt", content: "x" }, context().ctx)).rejects.toThrow("the editor could not open the file");
   });
 });
 
@@ -198,7 +229,7 @@ describe("replace_in_file in the diff view", () => {
     const diff = block("b", "B");
     await replaceInFileTool.presentPartial?.({ path: "f.txt", diff }, ctx);
     view.personEdit = (proposed) => proposed.replace("d\n", "D\n");
-    const text = okText(await replaceInFileTool.execute({ path: "f.txt", diff }, ctx));
+    const text = okText(await runTool(replaceInFileTool, { path: "f.txt", diff }, ctx));
 
     const [session] = view.sessions;
     expect(session?.original).toBe(FILE);
@@ -213,7 +244,7 @@ describe("replace_in_file in the diff view", () => {
   it("refuses a diff that does not fit before opening anything", async () => {
     await writeFile(path.join(ws, "f.txt"), FILE);
     const { ctx, log } = context();
-    await expect(replaceInFileTool.execute({ path: "f.txt", diff: block("zzz", "y") }, ctx)).rejects.toThrow(/f.txt was not changed/);
+    await expect(runTool(replaceInFileTool, { path: "f.txt", diff: block("zzz", "y") }, ctx)).rejects.toThrow(/f.txt was not changed/);
     expect(view.sessions).toHaveLength(0);
     expect(log.approvals).toHaveLength(0);
   });
@@ -221,7 +252,7 @@ describe("replace_in_file in the diff view", () => {
   it("reverts on rejection", async () => {
     await writeFile(path.join(ws, "f.txt"), FILE);
     const { ctx } = context({ approvals: [{ approved: false }] });
-    const result = await replaceInFileTool.execute({ path: "f.txt", diff: block("c", "C") }, ctx);
+    const result = await runTool(replaceInFileTool, { path: "f.txt", diff: block("c", "C") }, ctx);
     expect(result.kind).toBe("rejected");
     expect(view.sessions[0]?.state).toBe("reverted");
     expect(await readFile(path.join(ws, "f.txt"), "utf8")).toBe(FILE);

@@ -9,10 +9,9 @@ import { lstat, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../src/core/ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "../../src/core/task/tools/fake-tool-context";
+import { fakeToolContext, runTool, tempDir, type FakeToolContext } from "../support/tool-context";
 import { readFileTool } from "../../src/core/task/tools/read-file";
 import { replaceInFileTool } from "../../src/core/task/tools/replace-in-file";
-import type { ToolContext } from "../../src/core/task/tools/types";
 import { writeToFileTool } from "../../src/core/task/tools/write-to-file";
 import type { DiffSession, DiffViewHost } from "../../src/host/bridge";
 
@@ -62,14 +61,14 @@ afterEach(async () => {
 });
 
 /** A tool context with the diff view and the real guard; `whileDeciding` runs during the approval. */
-function context(whileDeciding?: () => Promise<void>, withView = true): ToolContext {
+function context(whileDeciding?: () => Promise<void>, withView = true): FakeToolContext {
   const { ctx } = fakeToolContext(ws, { ignored: (p) => guard.isIgnored(p) });
   return {
     ...ctx,
     host: withView ? { ...ctx.host, diffView: view } : ctx.host,
-    requestApproval: async (request) => {
+    approve: async (request) => {
       await whileDeciding?.();
-      return ctx.requestApproval(request);
+      return ctx.approve(request);
     },
   };
 }
@@ -77,7 +76,7 @@ function context(whileDeciding?: () => Promise<void>, withView = true): ToolCont
 describe("links and the diff view", () => {
   it("opens and saves the real file, leaving the link a link", async () => {
     await symlink(path.join("docs", "notes.md"), path.join(ws, "notes.md"));
-    const result = await writeToFileTool.execute({ path: "notes.md", content: "new" }, context());
+    const result = await runTool(writeToFileTool, { path: "notes.md", content: "new" }, context());
     expect(result.kind).toBe("ok");
     expect(view.opened).toEqual([path.join(ws, "docs", "notes.md")]);
     expect(await readFile(path.join(ws, "docs", "notes.md"), "utf8")).toBe("new\n");
@@ -88,7 +87,7 @@ describe("links and the diff view", () => {
     await symlink(".env", path.join(ws, "notes"));
     const ctx = context();
     await writeToFileTool.presentPartial?.({ path: "notes", content: "TOKEN=x" }, ctx);
-    await expect(writeToFileTool.execute({ path: "notes", content: "TOKEN=x" }, ctx)).rejects.toThrow(
+    await expect(runTool(writeToFileTool, { path: "notes", content: "TOKEN=x" }, ctx)).rejects.toThrow(
       "notes leads through a symbolic link to .env, which looks like a secret file",
     );
     await replaceInFileTool.presentPartial?.({ path: "notes", diff: "------- SEARCH\nTOKEN" }, ctx);
@@ -97,8 +96,8 @@ describe("links and the diff view", () => {
   });
 
   it.each([
-    ["write_to_file", () => writeToFileTool.execute({ path: "docs/notes.md", content: "pwned" }, context(swapForLink))],
-    ["replace_in_file", () => replaceInFileTool.execute({ path: "docs/notes.md", diff: "------- SEARCH\nold\n=======\npwned\n+++++++ REPLACE" }, context(swapForLink))],
+    ["write_to_file", () => runTool(writeToFileTool, { path: "docs/notes.md", content: "pwned" }, context(swapForLink))],
+    ["replace_in_file", () => runTool(replaceInFileTool, { path: "docs/notes.md", diff: "------- SEARCH\nold\n=======\npwned\n+++++++ REPLACE" }, context(swapForLink))],
   ])("%s does not save through a link made while the person decided", async (_tool, run) => {
     await expect(run()).rejects.toThrow("now leads somewhere else than when it was checked");
     expect(view.saved).toEqual([]);
@@ -109,9 +108,9 @@ describe("links and the diff view", () => {
 
 describe("links made while the person decides, without a diff view", () => {
   it.each([
-    ["read_file", () => readFileTool.execute({ path: "docs/notes.md" }, context(swapForLink, false))],
-    ["write_to_file", () => writeToFileTool.execute({ path: "docs/notes.md", content: "pwned" }, context(swapForLink, false))],
-    ["replace_in_file", () => replaceInFileTool.execute({ path: "docs/notes.md", diff: "------- SEARCH\nold\n=======\npwned\n+++++++ REPLACE" }, context(swapForLink, false))],
+    ["read_file", () => runTool(readFileTool, { path: "docs/notes.md" }, context(swapForLink, false))],
+    ["write_to_file", () => runTool(writeToFileTool, { path: "docs/notes.md", content: "pwned" }, context(swapForLink, false))],
+    ["replace_in_file", () => runTool(replaceInFileTool, { path: "docs/notes.md", diff: "------- SEARCH\nold\n=======\npwned\n+++++++ REPLACE" }, context(swapForLink, false))],
   ])("%s neither reads nor writes through it", async (_tool, run) => {
     await expect(run()).rejects.toThrow("now leads somewhere else than when it was checked");
     expect(await readFile(path.join(ws, ".env"), "utf8")).toBe(`TOKEN=${SECRET}\n`);

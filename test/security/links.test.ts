@@ -8,8 +8,7 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { setRipgrepPath } from "../../src/core/task/tools/search-files";
+import { afterEach, describe, expect, it } from "vitest";
 import type { AskMessage } from "../../src/shared/messages";
 import { DEFAULT_AUTO_APPROVAL, type AutoApprovalSettings } from "../../src/shared/settings";
 import type { ScriptTurn } from "../support/script";
@@ -22,13 +21,15 @@ const OUTSIDE = "OUTSIDE_MARKER_a9c0";
 
 let harness: Harness | undefined;
 let outside: string | undefined;
+/** The host's ripgrep for this case (HostBridge.ripgrep): undefined is rg on PATH, false none. */
+let ripgrep: string | false | undefined;
 afterEach(async () => {
+  ripgrep = undefined;
   await harness?.dispose();
   harness = undefined;
   if (outside) await rm(outside, { recursive: true, force: true });
   outside = undefined;
 });
-afterAll(() => setRipgrepPath(undefined));
 
 const call = (tool: string, params: Record<string, string>): ScriptTurn => ({
   text: `<${tool}>\n${Object.entries(params)
@@ -99,7 +100,7 @@ interface Run {
 async function runCase(turn: ScriptTurn, yolo: boolean, switches: Partial<AutoApprovalSettings> = {}): Promise<Run> {
   outside = await mkdtemp(join(tmpdir(), "tandem-outside-"));
   const settings = { yolo, autoApproval: { ...DEFAULT_AUTO_APPROVAL, editFiles: true, ...switches } };
-  const h = (harness = await startHarness({ provider: "anthropic", settings, answer: decline, turns: [turn, done] }));
+  const h = (harness = await startHarness({ provider: "anthropic", settings, answer: decline, turns: [turn, done], ripgrep }));
   await plant(h, outside);
   const before = { w: await snapshot(h.workspace), o: await snapshot(outside) };
   expect(await h.run("Work")).toBe("completed");
@@ -157,7 +158,7 @@ describe.each([
   ["ripgrep", undefined],
   ["the JavaScript search", false],
 ] as const)("links, searching with %s", (_engine, rg) => {
-  const setEngine = () => setRipgrepPath(rg);
+  const setEngine = () => (ripgrep = rg);
 
   describe.each([true, false])("YOLO %s", (yolo) => {
     it.each(REFUSED)("%s is refused as its target", async (_name, turn) => {
@@ -184,7 +185,7 @@ describe.each([
       // The path names the workspace itself, known only once the harness made it: script it then.
       outside = await mkdtemp(join(tmpdir(), "tandem-outside-"));
       const settings = { yolo };
-      const h = (harness = await startHarness({ provider: "openai", settings, answer: decline, turns: [] }));
+      const h = (harness = await startHarness({ provider: "openai", settings, answer: decline, turns: [], ripgrep }));
       h.server.enqueue(turn(h.workspace), done);
       await plant(h, outside);
       expect(await h.run("Work")).toBe("completed");

@@ -11,6 +11,7 @@ import type { ApiMessage } from "../../src/api/types";
 import { Controller } from "../../src/core/controller";
 import type { TaskOutcome } from "../../src/core/task";
 import type { RetryOptions } from "../../src/core/task/retry-policy";
+import type { DiffViewHost, HostBridge } from "../../src/host/bridge";
 import { NodeHost } from "../../src/host/node/node-host";
 import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/messages";
 import type { AgentSettings } from "../../src/shared/settings";
@@ -32,6 +33,10 @@ export interface HarnessOptions {
   tools?: Readonly<Record<string, ToolDefinition>>;
   /** Shortest pause between partial UI updates (default 5 ms). */
   partialUpdateIntervalMs?: number;
+  /** The host's ripgrep (HostBridge.ripgrep); default: rg on PATH. */
+  ripgrep?: string | false;
+  /** An editor's diff view for the host (default: none, as in the CLI). */
+  diffView?: DiffViewHost;
 }
 
 export interface Harness {
@@ -88,7 +93,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: new NodeHost(workspace),
+    host: withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView),
     apiConfiguration: {
       provider: options.provider,
       apiKey: "test-key",
@@ -155,4 +160,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await rm(storage, { recursive: true, force: true });
     },
   };
+}
+
+function withDiffView(host: NodeHost, diffView: DiffViewHost | undefined): HostBridge {
+  return diffView ? { ...host, diffView } : host;
 }

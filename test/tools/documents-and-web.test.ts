@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TOOLS } from "../../src/core/task/tools/registry";
 import { webFetchTool } from "../../src/core/task/tools/web-fetch";
-import { ARTICLE_SENTENCE, ARTICLE_TITLE, NAV_NOISE, startTestSite, type TestSite } from "../../src/core/task/tools/web-fetch-test-server";
+import { ARTICLE_SENTENCE, ARTICLE_TITLE, NAV_NOISE, startTestSite, type TestSite } from "../support/web-fetch-test-server";
 import { DEFAULT_AUTO_APPROVAL } from "../../src/shared/settings";
 import { buildDocx } from "../fixtures/documents/build-docx";
 import { buildPdf } from "../fixtures/documents/build-pdf";

@@ -27,7 +27,7 @@ afterEach(async () => {
 
 /** The tool, run with the workspace's IgnoreController as its guard (the harness passes none). */
 function guarded(tool: ToolDefinition): ToolDefinition {
-  return { ...tool, execute: (params, ctx) => tool.execute(params, { ...ctx, ignore: guard ?? ctx.ignore }) };
+  return { ...tool, prepare: (params, ctx) => tool.prepare(params, { ...ctx, ignore: guard ?? ctx.ignore }) };
 }
 
 const LISTING_TOOLS = {

@@ -6,7 +6,6 @@ import type { ChatMessage } from "../../shared/messages";
 import { PROVIDER_IDS } from "../../shared/providers";
 import type { ApiSettings, FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
 import { TaskHistory } from "../storage/task-history";
-import { setRipgrepPath } from "../task/tools/search-files-rg";
 import type { TaskOutcome } from "../task";
 import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
@@ -24,8 +23,6 @@ export interface WebviewSessionDeps {
   /** Where task histories and the history index are kept. */
   storageRoot: string;
   openFile(path: string): Promise<void>;
-  /** The editor's own ripgrep, used by search_files ahead of one on PATH. */
-  ripgrepPath?: string;
   sandbox?: CommandSandbox;
   /** Builds the provider client; the default loads the SDKs on the first task. */
   createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
@@ -48,7 +45,6 @@ export class WebviewSession implements ControllerListener {
   private readonly deltas = new StreamDeltas();
 
   constructor(private readonly deps: WebviewSessionDeps) {
-    if (deps.ripgrepPath) setRipgrepPath(deps.ripgrepPath);
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
     this.controller = new Controller({
       host: deps.host,

@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../task/tools/fake-tool-context";
+import { tempDir } from "../../../test/support/tool-context";
 import { guardedChangeNote, guardFileReason } from "./guard-files";
 
 const root = path.resolve("/work/project");

@@ -2,7 +2,7 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "../task/tools/fake-tool-context";
+import { tempDir } from "../../../test/support/tool-context";
 import { IgnoreController, mentionsIgnoredPath } from "./ignore-controller";
 
 let root: string;

@@ -45,6 +45,11 @@ export const formatResponse = {
     return `The person denied this operation and said:\n<feedback>\n${feedback}\n</feedback>`;
   },
 
+  /** What the person typed with "Approve"; it follows the tool's result. */
+  approvedWithNote(note: string): string {
+    return `The person approved this tool call with a message:\n<feedback>\n${note}\n</feedback>`;
+  },
+
   /** A tool's output, with the person's images (data URLs) when there are any. */
   toolResult(text: string, images?: readonly string[]): string | (TextBlock | ImageBlock)[] {
     if (images === undefined || images.length === 0) return text;

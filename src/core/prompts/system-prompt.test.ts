@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TOOLS, type ToolSet } from "../task/tools/registry";
+import { param } from "../task/tools/params";
 import type { ToolDefinition } from "../task/tools/types";
 import { formatResponse } from "./responses";
 import { buildSystemPrompt } from "./system-prompt";
@@ -10,13 +11,10 @@ const estimatedTokens = (text: string) => Math.ceil(text.length / 4);
 const extraTool: ToolDefinition = {
   name: "replace_in_file",
   description: "Edit part of a file.",
-  params: [
-    { name: "path", required: true, description: "The file." },
-    { name: "diff", required: true, description: "SEARCH/REPLACE blocks." },
-  ],
+  params: [param.path("path", "The file.", { required: true }), param.text("diff", "SEARCH/REPLACE blocks.", { required: true })],
   readOnly: false,
   approval: "edit",
-  execute: () => Promise.resolve({ kind: "ok", content: "" }),
+  prepare: () => Promise.resolve({ approval: { message: { tool: "replace_in_file" } }, run: () => Promise.resolve({ kind: "ok", content: "" }) }),
 };
 
 describe("buildSystemPrompt", () => {

@@ -160,6 +160,7 @@ export class Task {
     if (this.state.abort) return;
     this.state.abortReason = reason;
     this.abortController.abort();
+    void this.toolExecutor.dispose();
     this.commands.dispose();
     this.params.api.abort();
     this.presenter.cancel();

@@ -8,9 +8,12 @@ import { decideApproval } from "./auto-approval";
 import type { BackgroundCommands } from "./background-commands";
 import type { CommandRunner } from "../sandbox/task-commands";
 import type { TaskState } from "./task-state";
-import { ToolError, type ApprovalDecision, type ApprovalRequest, type PathGuard, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
+import { ToolError, type ApprovalDecision, type ApprovalRequest, type Feedback, type PathGuard, type RawParams, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 import { errorText } from "../util/error-text";
 import { getTool } from "./tools/registry";
+import { readParams } from "./tools/params";
+import { EditPreviews } from "./tools/edit-preview";
+import { runToolCall, type Approver } from "./tool-call";
 
 /** A complete or partial tool call; native calls carry the provider's id. */
 export type ToolCall = ToolUse & { id?: string };
@@ -30,12 +33,23 @@ export interface ToolExecutorDeps {
 }
 
 /**
- * Runs the model's tool calls: the one place that checks required parameters, applies the
- * auto-approval policy, enforces "one XML tool per answer" and "nothing after a rejection",
- * counts mistakes, and turns every outcome into the next round's user content.
+ * Runs the model's tool calls: the one place every call passes through. It reads the parameters
+ * by the tool's schema, applies the auto-approval policy and asks, answers a rejection, gives the
+ * model the note typed with "Approve", enforces "one XML tool per answer" and "nothing after a
+ * rejection", counts mistakes, and turns every outcome into the next round's user content.
  */
 export class ToolExecutor {
-  constructor(private readonly deps: ToolExecutorDeps) {}
+  /** Edit previews outlive a call (they open while it streams): the task's, until it is disposed. */
+  private readonly previews: EditPreviews;
+
+  constructor(private readonly deps: ToolExecutorDeps) {
+    this.previews = new EditPreviews((message) => deps.host.window.notify("error", message));
+  }
+
+  /** The task is over: previews of calls that never ran are reverted. Never rejects. */
+  dispose(): Promise<void> {
+    return this.previews.dispose();
+  }
 
   async executeTool(call: ToolCall): Promise<void> {
     const { state } = this.deps;
@@ -59,12 +73,11 @@ export class ToolExecutor {
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
     }
-    const missing = tool.params.find((p) => p.required && !call.params[p.name]?.trim());
-    if (missing) return this.modelMistake(call, formatResponse.missingParam(call.name, missing.name));
 
     let result: ToolResult;
     try {
-      result = await tool.execute(call.params, this.context());
+      const params = await readParams(tool, call.params, this.deps.cwd);
+      result = await runToolCall(tool, params, this.context(), (request) => this.approve(request));
     } catch (error) {
       if (this.deps.signal.aborted) return;
       const message = errorText(error);
@@ -119,7 +132,7 @@ export class ToolExecutor {
     this.pushResult(call, formatResponse.toolError(message));
   }
 
-  private feedbackContent(lead: string, feedback?: { text?: string; images?: string[] }): (TextBlock | ImageBlock)[] {
+  private feedbackContent(lead: string, feedback?: Feedback): (TextBlock | ImageBlock)[] {
     const blocks: (TextBlock | ImageBlock)[] = [{ type: "text", text: lead }];
     if (feedback?.text) blocks.push({ type: "text", text: `<feedback>\n${feedback.text}\n</feedback>` });
     for (const image of feedback?.images ?? []) blocks.push(imageBlockFromDataUrl(image));
@@ -147,13 +160,23 @@ export class ToolExecutor {
       signal: deps.signal,
       background: deps.background,
       commands: deps.commands,
+      previews: this.previews,
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
-      requestApproval: (request) => this.requestApproval(request),
+      callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),
     };
   }
 
-  private async requestApproval(request: ApprovalRequest): Promise<ApprovalDecision> {
+  /** A tool run by another: the same steps; its outcome goes to the tool that ran it, not to the model. */
+  private async callTool(name: string, raw: RawParams, shownAs: string | undefined): Promise<ToolResult> {
+    const tool = getTool(name, this.deps.tools);
+    if (!tool) throw new Error(`There is no tool ${name} to run.`);
+    const approve: Approver = (request) => this.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
+    return runToolCall(tool, await readParams(tool, raw, this.deps.cwd), this.context(), approve);
+  }
+
+  /** The policy's verdict; the person's answer when it asks them. */
+  private async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     const { deps } = this;
     const kind = request.category === "command" ? "command" : "tool";
     const verdict = await decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore, sandbox: deps.commands.sandbox });
@@ -171,8 +194,7 @@ export class ToolExecutor {
     const answer = await deps.ask(kind, request.command ?? "", { tool: { ...request.message, ...why } });
     const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
     if (feedback) await deps.say("user_feedback", feedback.text, { images: feedback.images });
-    if (answer.type === "yes" && !deps.signal.aborted) return { approved: true, feedback };
-    return { approved: false, feedback };
+    return { approved: answer.type === "yes", feedback };
   }
 }
 
@@ -180,7 +202,7 @@ export class ToolExecutor {
 export const CUT_OFF_ROW_TEXT = "Cut off before the tool call ended, not run.";
 
 /** A harmless read still runs when all its required parameters closed before the answer ended. */
-function mayRunCutOff(tool: ToolDefinition, params: Readonly<Record<string, string>>, cutOff: CutOff): boolean {
+function mayRunCutOff(tool: ToolDefinition, params: RawParams, cutOff: CutOff): boolean {
   if (!tool.runsWhenCutOff || cutOff.incompleteArguments) return false;
   return tool.params.every((p) => !p.required || (p.name !== cutOff.unclosedParam && params[p.name]?.trim()));
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tempDir } from "../../core/task/tools/fake-tool-context";
+import { tempDir } from "../../../test/support/tool-context";
 import type { RunningCommand } from "../bridge";
 import { NodeTerminal } from "./node-terminal";
 

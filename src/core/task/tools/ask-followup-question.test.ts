@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AskResponse } from "../../../shared/messages";
-import { askFollowupQuestionTool, parseOptions } from "./ask-followup-question";
-import { fakeToolContext } from "./fake-tool-context";
+import { askFollowupQuestionTool } from "./ask-followup-question";
+import { fakeToolContext, runTool } from "../../../../test/support/tool-context";
 
 async function askWith(params: Record<string, string>, answer: AskResponse) {
   const { ctx, log } = fakeToolContext("/ws", { answers: [answer] });
-  return { result: await askFollowupQuestionTool.execute(params, ctx), log };
+  return { result: await runTool(askFollowupQuestionTool, params, ctx), log };
 }
 
 describe("ask_followup_question", () => {
@@ -33,13 +33,13 @@ describe("ask_followup_question", () => {
 
   it("rejects options that are not a JSON array of strings", async () => {
     const { ctx, log } = fakeToolContext("/ws");
-    await expect(askFollowupQuestionTool.execute({ question: "q", options: "[Yes, No]" }, ctx)).rejects.toMatchObject({
+    await expect(runTool(askFollowupQuestionTool, { question: "q", options: "[Yes, No]" }, ctx)).rejects.toMatchObject({
       reason: "invalid_param",
       message: /not valid JSON/,
     });
     expect(log.asks).toHaveLength(0);
-    expect(() => parseOptions('{"a":1}')).toThrow(/JSON array of strings/);
-    expect(() => parseOptions("[1, 2]")).toThrow(/JSON array of strings/);
-    expect(parseOptions(" ")).toEqual([]);
+    await expect(runTool(askFollowupQuestionTool, { question: "q", options: '{"a":1}' }, ctx)).rejects.toThrow(/JSON array of strings/);
+    await expect(runTool(askFollowupQuestionTool, { question: "q", options: "[1, 2]" }, ctx)).rejects.toThrow(/JSON array of strings/);
+    expect((await askWith({ question: "q", options: " " }, { type: "message", text: "a" })).log.asks).toEqual([{ kind: "followup", text: "q" }]);
   });
 });

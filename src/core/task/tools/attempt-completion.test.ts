@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AskResponse } from "../../../shared/messages";
 import { attemptCompletionTool } from "./attempt-completion";
-import { fakeToolContext, type FakeContextScript } from "./fake-tool-context";
+import { fakeToolContext, runTool, type FakeContextScript } from "../../../../test/support/tool-context";
 
 async function complete(params: Record<string, string>, answers: AskResponse[], script: Omit<FakeContextScript, "answers"> = {}) {
   const { ctx, log } = fakeToolContext(process.cwd(), { answers, ...script });
-  return { result: await attemptCompletionTool.execute(params, ctx), log };
+  return { result: await runTool(attemptCompletionTool, params, ctx), log };
 }
 
 describe("attempt_completion", () => {

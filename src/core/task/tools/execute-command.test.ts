@@ -5,8 +5,8 @@ import { NodeHost } from "../../../host/node/node-host";
 import { NodeTerminal } from "../../../host/node/node-terminal";
 import type { AskResponse } from "../../../shared/messages";
 import { createExecuteCommandTool, executeCommandTool, type ExecuteCommandOptions } from "./execute-command";
-import { fakeToolContext, tempDir, type FakeContextScript } from "./fake-tool-context";
-import { ToolError, type ToolContext, type ToolResult } from "./types";
+import { fakeToolContext, runTool, tempDir, type FakeContextScript, type FakeToolContext } from "../../../../test/support/tool-context";
+import { ToolError, type ToolResult } from "./types";
 
 let ws: string;
 let cleanup: () => Promise<void>;
@@ -16,8 +16,8 @@ afterEach(() => cleanup());
 /** A tool context whose host really runs commands (with /bin/sh, so scripts behave the same everywhere). */
 function context(script: FakeContextScript = {}) {
   const { ctx, log } = fakeToolContext(ws, script);
-  const host = new NodeHost(ws, () => undefined, new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 }));
-  return { ctx: { ...ctx, host } satisfies ToolContext, log };
+  const host = new NodeHost(ws, { terminal: new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 }) });
+  return { ctx: { ...ctx, host } satisfies FakeToolContext, log };
 }
 
 /** Quick chat updates and no "still running" question unless a test wants one. */
@@ -48,7 +48,7 @@ function isAlive(pid: number): boolean {
 describe.skipIf(process.platform === "win32")("execute_command", () => {
   it("asks approval for the command, runs it in the workspace and reports exit code and output", async () => {
     const { ctx, log } = context();
-    const result = await tool().execute({ command: " echo hello; pwd ", requires_approval: "false" }, ctx);
+    const result = await runTool(tool(), { command: " echo hello; pwd ", requires_approval: "false" }, ctx);
     expect(text(result)).toBe(`The command exited with code 0.\nOutput:\nhello\n${ws}`);
     expect(log.approvals).toEqual([
       {
@@ -66,35 +66,35 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
 
   it("passes requires_approval on as the model gave it, and leaves it out when missing", async () => {
     const { ctx, log } = context();
-    await tool().execute({ command: "true", requires_approval: "TRUE" }, ctx);
-    await tool().execute({ command: "true" }, ctx);
+    await runTool(tool(), { command: "true", requires_approval: "TRUE" }, ctx);
+    await runTool(tool(), { command: "true" }, ctx);
     expect(log.approvals.map((a) => a.requiresApproval)).toEqual([true, undefined]);
   });
 
   it("reports a failing command as a normal result with its exit code and error output", async () => {
     const { ctx } = context();
-    const result = await tool().execute({ command: "echo oops >&2; exit 3" }, ctx);
+    const result = await runTool(tool(), { command: "echo oops >&2; exit 3" }, ctx);
     expect(text(result)).toBe("The command failed with exit code 3.\nOutput:\noops");
   });
 
   it("says when there was no output", async () => {
     const { ctx, log } = context();
-    expect(text(await tool().execute({ command: "true" }, ctx))).toBe("The command exited with code 0.\nOutput: (none)");
+    expect(text(await runTool(tool(), { command: "true" }, ctx))).toBe("The command exited with code 0.\nOutput: (none)");
     expect(log.says.filter((s) => s.kind === "command_output")).toEqual([]);
   });
 
   it("does not run a declined command and passes the person's feedback on", async () => {
     const marker = path.join(ws, "ran");
     const { ctx } = context({ approvals: [{ approved: false, feedback: { text: "not now" } }] });
-    const result = await tool().execute({ command: `touch ${marker}` }, ctx);
+    const result = await runTool(tool(), { command: `touch ${marker}` }, ctx);
     expect(result).toEqual({ kind: "rejected", feedback: { text: "not now" } });
     expect(existsSync(marker)).toBe(false);
   });
 
   it("adds the message the person approved with to the result", async () => {
     const { ctx } = context({ approvals: [{ approved: true, feedback: { text: "use the fast mode" } }] });
-    const result = await tool().execute({ command: "echo ok" }, ctx);
-    expect(text(result)).toContain("The person approved the command with this message:\n<feedback>\nuse the fast mode\n</feedback>");
+    const result = await runTool(tool(), { command: "echo ok" }, ctx);
+    expect(text(result)).toContain("The person approved this tool call with a message:\n<feedback>\nuse the fast mode\n</feedback>");
   });
 
   it.each([
@@ -105,7 +105,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     ["requires_approval", "maybe", /requires_approval must be "true" or "false"/],
   ])("rejects %s=%s before asking anything", async (name, value, message) => {
     const { ctx, log } = context();
-    const call = tool().execute({ command: "echo hi", [name]: value }, ctx);
+    const call = runTool(tool(), { command: "echo hi", [name]: value }, ctx);
     await expect(call).rejects.toThrow(message);
     await expect(call).rejects.toMatchObject({ reason: "invalid_param" });
     await expect(call).rejects.toBeInstanceOf(ToolError);
@@ -114,7 +114,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
 
   it("stops a command at its timeout together with the processes it started", async () => {
     const { ctx } = context();
-    const result = text(await tool().execute({ command: "sleep 30 & echo $!; wait", timeout: "0.5" }, ctx));
+    const result = text(await runTool(tool(), { command: "sleep 30 & echo $!; wait", timeout: "0.5" }, ctx));
     expect(result).toMatch(/^The command timed out after 0\.5 s: it was stopped, together with every process it started\.\nOutput:\n\d+$/);
     const grandchild = Number(/(\d+)$/.exec(result)?.[1]);
     await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), { timeout: 2_000 });
@@ -122,7 +122,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
 
   it("gives the model the head and tail of a huge output, with a hint how to see the rest", async () => {
     const { ctx, log } = context();
-    const result = text(await tool().execute({ command: "seq 1 100000" }, ctx));
+    const result = text(await runTool(tool(), { command: "seq 1 100000" }, ctx));
     const lines = result.split("\n");
     expect(lines.slice(0, 4)).toEqual(["The command exited with code 0.", "Output:", "1", "2"]);
     expect(result).toContain("\n200\n[… 99500 lines omitted …]\n99701\n");
@@ -136,7 +136,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
 
   it("streams output to the chat while the command runs, as updates of one message", async () => {
     const { ctx, log } = context();
-    const run = tool({ chatUpdateMs: 50 }).execute({ command: "echo first; sleep 0.5; echo second" }, ctx);
+    const run = runTool(tool({ chatUpdateMs: 50 }), { command: "echo first; sleep 0.5; echo second" }, ctx);
     await vi.waitFor(() => expect(log.says.some((s) => s.kind === "command_output" && s.partial && s.text === "first")).toBe(true));
     expect(log.says.some((s) => s.text?.includes("second"))).toBe(false);
     await run;
@@ -147,7 +147,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
 
   it("coalesces fast output into few chat updates", async () => {
     const { ctx, log } = context();
-    await tool({ chatUpdateMs: 200 }).execute({ command: "i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i+1)); done" }, ctx);
+    await runTool(tool({ chatUpdateMs: 200 }), { command: "i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i+1)); done" }, ctx);
     const outputs = log.says.filter((s) => s.kind === "command_output");
     expect(outputs.length).toBeGreaterThan(0);
     expect(outputs.length).toBeLessThan(50);
@@ -156,7 +156,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
   describe("while the command is still running after a while", () => {
     it("lets the person go on without it: the model gets the output so far, the chat the rest", async () => {
       const { ctx, log } = context({ answers: [{ type: "yes" }] });
-      const result = text(await tool({ proceedPromptAfterMs: 300 }).execute({ command: "echo started; sleep 1; echo second-part; exit 4" }, ctx));
+      const result = text(await runTool(tool({ proceedPromptAfterMs: 300 }), { command: "echo started; sleep 1; echo second-part; exit 4" }, ctx));
       expect(log.asks).toEqual([{ kind: "command_output", text: "echo started; sleep 1; echo second-part; exit 4 is still running" }]);
       expect(result).toContain("still running in the background");
       expect(result).toContain("Output:\nstarted");
@@ -176,7 +176,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     it("passes a message the person typed instead on to the model", async () => {
       const { ctx, log } = context({ answers: [{ type: "message", text: "it is a server, carry on" }] });
       const abort = new AbortController();
-      const result = text(await tool({ proceedPromptAfterMs: 100 }).execute({ command: "sleep 30" }, { ...ctx, signal: abort.signal }));
+      const result = text(await runTool(tool({ proceedPromptAfterMs: 100 }), { command: "sleep 30" }, { ...ctx, signal: abort.signal }));
       abort.abort();
       expect(result).toContain("still running in the background");
       expect(result).toContain("<feedback>\nit is a server, carry on\n</feedback>");
@@ -185,7 +185,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
 
     it("stops the command when the person says no", async () => {
       const { ctx } = context({ answers: [{ type: "no" }] });
-      const result = text(await tool({ proceedPromptAfterMs: 100 }).execute({ command: "sleep 30 & echo $!; wait" }, ctx));
+      const result = text(await runTool(tool({ proceedPromptAfterMs: 100 }), { command: "sleep 30 & echo $!; wait" }, ctx));
       expect(result).toMatch(/^The person stopped the command while it was running\.\nOutput:\n\d+$/);
       const grandchild = Number(/(\d+)$/.exec(result)?.[1]);
       await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), { timeout: 2_000 });
@@ -194,7 +194,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     it("returns normally when the command ends before the person answers", async () => {
       const { ctx, log } = context();
       let withdrawn = false;
-      const unanswered: ToolContext = {
+      const unanswered: FakeToolContext = {
         ...ctx,
         ask: (kind, text, extra) => {
           log.asks.push({ kind, text });
@@ -207,7 +207,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
           );
         },
       };
-      const result = text(await tool({ proceedPromptAfterMs: 300 }).execute({ command: "echo a; sleep 1; echo b" }, unanswered));
+      const result = text(await runTool(tool({ proceedPromptAfterMs: 300 }), { command: "echo a; sleep 1; echo b" }, unanswered));
       expect(log.asks).toHaveLength(1);
       expect(withdrawn).toBe(true);
       expect(result).toBe("The command exited with code 0.\nOutput:\na\nb");
@@ -219,7 +219,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
   it("kills the command with everything it started when the task is cancelled, and returns at once", async () => {
     const abort = new AbortController();
     const { ctx, log } = context({ signal: abort.signal });
-    const run = tool().execute({ command: "sleep 30 & echo $!; wait" }, ctx);
+    const run = runTool(tool(), { command: "sleep 30 & echo $!; wait" }, ctx);
     await vi.waitFor(() => expect(log.says.some((s) => s.kind === "command_output" && /^\d+$/.test(s.text ?? ""))).toBe(true));
     const grandchild = Number(log.says.find((s) => s.kind === "command_output")?.text);
     const started = Date.now();

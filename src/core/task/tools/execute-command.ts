@@ -8,7 +8,8 @@ import type { CommandExit } from "../../../host/bridge";
 import type { TaskCommand } from "../../sandbox/task-commands";
 import type { AskResponse } from "../../../shared/messages";
 import { DEFAULT_OUTPUT_LIMITS, OutputBuffer, type OutputLimits } from "./output-buffer";
-import { ToolError, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
+import { param } from "./params";
+import { defineTool, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
 import { errorText } from "../../util/error-text";
 
 export interface ExecuteCommandOptions {
@@ -34,7 +35,7 @@ const MAX_TIMEOUT_SECONDS = 86_400;
 
 export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOptions> = {}): ToolDefinition {
   const options = { ...DEFAULT_EXECUTE_COMMAND_OPTIONS, ...overrides };
-  return {
+  return defineTool({
     name: "execute_command",
     description:
       "Run a command line in the person's shell, in the working directory. Use it for builds, tests, package managers, git and " +
@@ -44,79 +45,45 @@ export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOption
       "may let it go on in the background: you get its output so far, and its later output with your next messages. You get the exit code and the output; very long output " +
       "keeps its beginning and its end. A failing command is a normal result: read its output and act on it.",
     params: [
-      { name: "command", required: true, description: "The command line to run, valid for the person's shell and operating system." },
-      {
-        name: "requires_approval",
-        required: false,
-        description:
-          "true when the command changes things the person should confirm (installs or removes packages, deletes or overwrites files, " +
+      param.text("command", "The command line to run, valid for the person's shell and operating system.", { required: true }),
+      param.boolean(
+        "requires_approval",
+        "true when the command changes things the person should confirm (installs or removes packages, deletes or overwrites files, " +
           "pushes, changes system settings); false for commands that only read, build or test.",
-      },
-      {
-        name: "timeout",
-        required: false,
-        description: "Seconds after which the command and everything it started are stopped. Default: no limit (leave it out for servers).",
-      },
-      {
-        name: "sandbox",
-        required: false,
-        description:
-          'Leave it out: commands run inside the OS sandbox when Tandem has one. "off" runs this command outside it, with the person\'s full access: ' +
+      ),
+      param.number("timeout", "Seconds after which the command and everything it started are stopped. Default: no limit (leave it out for servers).", {
+        above: 0,
+        max: MAX_TIMEOUT_SECONDS,
+        unit: "seconds",
+      }),
+      param.choice(
+        "sandbox",
+        'Leave it out: commands run inside the OS sandbox when Tandem has one. "off" runs this command outside it, with the person\'s full access: ' +
           "only after a sandboxed run was blocked from something the task truly needs; the person is asked first.",
-      },
+        ["on", "off"],
+      ),
     ],
     readOnly: false,
     approval: "command",
     example: "<execute_command>\n<command>npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>",
-    async execute(params, ctx) {
-      const command = (params.command ?? "").trim();
-      const requiresApproval = parseRequiresApproval(params.requires_approval);
-      const timeoutSeconds = parseTimeout(params.timeout);
-      const outsideSandbox = parseSandbox(params.sandbox) === "off" && ctx.commands.sandbox?.active === true;
-      const decision = await ctx.requestApproval({
-        category: "command",
-        command,
-        message: { tool: "execute_command", content: command, ...(outsideSandbox ? { outsideSandbox: true } : {}) },
-        requiresApproval,
-        shell: ctx.host.terminal.shell,
-        ...(outsideSandbox ? { outsideSandbox: true } : {}),
-      });
-      if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-      if (ctx.signal.aborted) return { kind: "ok", content: "The task was cancelled before the command ran." };
-      const result = await runCommand(command, ctx, options, { timeoutSeconds, outsideSandbox });
-      return withFeedback(result, "The person approved the command with this message:", decision.feedback?.text);
+    async prepare(params, ctx) {
+      const command = params.command.trim();
+      const outsideSandbox = params.sandbox === "off" && ctx.commands.sandbox?.active === true;
+      return {
+        approval: {
+          command,
+          message: { tool: "execute_command", content: command, ...(outsideSandbox ? { outsideSandbox: true } : {}) },
+          requiresApproval: params.requires_approval,
+          shell: ctx.host.terminal.shell,
+          ...(outsideSandbox ? { outsideSandbox: true } : {}),
+        },
+        run: () => runCommand(command, ctx, options, { timeoutSeconds: params.timeout, outsideSandbox }),
+      };
     },
-  };
+  });
 }
 
 export const executeCommandTool = createExecuteCommandTool();
-
-function parseRequiresApproval(value: string | undefined): boolean | undefined {
-  const text = value?.trim().toLowerCase();
-  if (!text) return undefined;
-  if (text === "true" || text === "false") return text === "true";
-  throw new ToolError("invalid_param", `requires_approval must be "true" or "false"; got "${value}".`);
-}
-
-function parseSandbox(value: string | undefined): "on" | "off" | undefined {
-  const text = value?.trim().toLowerCase();
-  if (!text) return undefined;
-  if (text === "on" || text === "off") return text;
-  throw new ToolError("invalid_param", `sandbox must be "off" (run outside the sandbox, after asking the person) or left out; got "${value}".`);
-}
-
-function parseTimeout(value: string | undefined): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-  if (!(seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS)) {
-    throw new ToolError(
-      "invalid_param",
-      `timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}; got "${value}". Leave it out for no limit.`,
-    );
-  }
-  return seconds;
-}
 
 /** How the tool's wait for the command ended. */
 type Ending =

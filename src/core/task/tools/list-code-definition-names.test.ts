@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
 import { listCodeDefinitionNamesTool, MAX_FILES_SCANNED } from "./list-code-definition-names";
 import { ToolError, type ToolResult } from "./types";
 
@@ -22,7 +22,7 @@ async function files(entries: Record<string, string>): Promise<void> {
 
 async function outline(target: string, ignored?: (p: string) => boolean): Promise<string> {
   const { ctx } = fakeToolContext(root, { ignored });
-  const result: ToolResult = await listCodeDefinitionNamesTool.execute({ path: target }, ctx);
+  const result: ToolResult = await runTool(listCodeDefinitionNamesTool, { path: target }, ctx);
   if (result.kind !== "ok" || typeof result.content !== "string") throw new Error(`unexpected ${JSON.stringify(result)}`);
   return result.content;
 }
@@ -232,7 +232,7 @@ describe("list_code_definition_names", () => {
   it("asks for read approval with the outline", async () => {
     await files({ "a.ts": "export function a() {}\n" });
     const { ctx, log } = fakeToolContext(root, { approvals: [{ approved: false }] });
-    expect((await listCodeDefinitionNamesTool.execute({ path: "a.ts" }, ctx)).kind).toBe("rejected");
+    expect((await runTool(listCodeDefinitionNamesTool, { path: "a.ts" }, ctx)).kind).toBe("rejected");
     expect(log.approvals[0]).toMatchObject({
       category: "read",
       message: { tool: "list_code_definition_names", path: "a.ts", content: "a.ts\n1 | export function a() {}", outsideWorkspace: false },

@@ -9,10 +9,11 @@ import * as path from "node:path";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { formatOutline, outlineFile } from "./list-code-definition-names-outline";
 import { GitignoreChain } from "./list-files-gitignore";
-import { resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
+import { param } from "./params";
+import { touchedPaths, type ResolvedToolPath } from "./paths";
 import { displayPath } from "./search-files-results";
 import { languageForFile, SUPPORTED_EXTENSIONS } from "./tree-sitter/languages";
-import { ToolError, type ToolContext, type ToolDefinition } from "./types";
+import { defineTool, ToolError, type ToolContext } from "./types";
 
 /** Files parsed per call at most: enough for an outline, bounded in time. */
 export const MAX_FILES_SCANNED = 50;
@@ -20,19 +21,18 @@ export const MAX_FILES_SCANNED = 50;
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 const SEPARATOR = "|----";
 
-export const listCodeDefinitionNamesTool: ToolDefinition = {
+export const listCodeDefinitionNamesTool = defineTool({
   name: "list_code_definition_names",
   description:
     "Outline source code: the classes, functions, methods, interfaces, types, structs, enums, traits … defined in " +
     "one file, or in the files directly inside a folder (not its sub-folders), each with its line number. " +
     `Understands TypeScript, JavaScript, Python, Go, Rust, Java, C and C++. At most ${MAX_FILES_SCANNED} files are read.`,
-  params: [{ name: "path", required: true, description: "A source file, or a folder whose top-level files to outline, relative to the working directory." }],
+  params: [param.path("path", "A source file, or a folder whose top-level files to outline, relative to the working directory.", { required: true })],
   readOnly: true,
   runsWhenCutOff: true,
   approval: "read",
   example: "<list_code_definition_names>\n<path>src</path>\n</list_code_definition_names>",
-  async execute(params, ctx) {
-    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+  async prepare({ path: target }, ctx) {
     const stats = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `Not found: ${target.relative}`);
       throw error;
@@ -41,15 +41,15 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
     const output = stats.isDirectory()
       ? await outlineFolder(target.absolute, target.relative, ctx)
       : await outlineOneFile(target, ctx.cwd, stats.size);
-    const decision = await ctx.requestApproval({
-      category: "read",
-      message: { tool: "list_code_definition_names", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
-      paths: touchedPaths(target),
-    });
-    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    return { kind: "ok", content: output };
+    return {
+      approval: {
+        message: { tool: "list_code_definition_names", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
+        paths: touchedPaths(target),
+      },
+      run: () => Promise.resolve({ kind: "ok", content: output }),
+    };
   },
-};
+});
 
 /** Parsed at the real path (links followed), which is what the checks judged. */
 async function outlineOneFile(target: ResolvedToolPath, cwd: string, size: number): Promise<string> {

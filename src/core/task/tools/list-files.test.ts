@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
 import { LIST_FILES_LIMIT, listFilesTool } from "./list-files";
 import { ToolError, type PathGuard, type ToolResult } from "./types";
 
@@ -29,7 +29,7 @@ async function layout(entries: string[]): Promise<void> {
 
 async function list(params: Record<string, string>, guard?: PathGuard): Promise<string> {
   const { ctx } = fakeToolContext(root, guard ? { ignored: (p) => guard.isIgnored(p) } : {});
-  return okText(await listFilesTool.execute(params, ctx));
+  return okText(await runTool(listFilesTool, params, ctx));
 }
 
 function okText(result: ToolResult): string {
@@ -76,7 +76,7 @@ describe("list_files", () => {
     const controller = new AbortController();
     controller.abort();
     const { ctx } = fakeToolContext(root, { signal: controller.signal });
-    await expect(listFilesTool.execute({ path: ".", recursive: "true" }, ctx)).rejects.toThrow(/abort/i);
+    await expect(runTool(listFilesTool, { path: ".", recursive: "true" }, ctx)).rejects.toThrow(/abort/i);
   });
 
   it("shows dependency and VCS folders but does not walk into them, unless asked to list one", async () => {
@@ -139,7 +139,7 @@ describe("list_files", () => {
       expect(error.message).toMatch(/would walk the whole disk/);
     }
     const { ctx, log } = fakeToolContext(root);
-    const flat = okText(await listFilesTool.execute({ path: "/" }, ctx));
+    const flat = okText(await runTool(listFilesTool, { path: "/" }, ctx));
     expect(flat.split("\n")).toContain("/tmp/");
     expect(log.approvals[0]?.message).toMatchObject({ tool: "list_files", outsideWorkspace: true });
   });
@@ -147,7 +147,7 @@ describe("list_files", () => {
   it("asks for read approval with the path, and passes a refusal on", async () => {
     await layout(["a.txt"]);
     const { ctx, log } = fakeToolContext(root, { approvals: [{ approved: false, feedback: { text: "not now" } }] });
-    const result = await listFilesTool.execute({ path: "." }, ctx);
+    const result = await runTool(listFilesTool, { path: "." }, ctx);
     expect(result).toEqual({ kind: "rejected", feedback: { text: "not now" } });
     expect(log.approvals).toEqual([
       { category: "read", message: { tool: "list_files", path: ".", content: "a.txt", outsideWorkspace: false }, paths: [root] },

@@ -8,12 +8,13 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
 import { walkFolder, type WalkResult } from "./list-files-walk";
-import { isWithin, resolveToolPath, touchedPaths } from "./paths";
-import { ToolError, type ToolDefinition } from "./types";
+import { param } from "./params";
+import { isWithin, touchedPaths } from "./paths";
+import { defineTool, ToolError } from "./types";
 
 export const LIST_FILES_LIMIT = 200;
 
-export const listFilesTool: ToolDefinition = {
+export const listFilesTool = defineTool({
   name: "list_files",
   description:
     'List the files and folders in a folder; folder names end with "/". With recursive=true it lists everything ' +
@@ -21,38 +22,28 @@ export const listFilesTool: ToolDefinition = {
     ".tandemignore are left out, and dependency or version-control folders (node_modules, .git, …) are shown " +
     "but not walked into. Don't use it to check that a file you just wrote exists: the write's result says so.",
   params: [
-    { name: "path", required: true, description: "Folder to list, relative to the working directory." },
-    { name: "recursive", required: false, description: '"true" to list everything below the folder; "false" (default) for its direct contents.' },
+    param.path("path", "Folder to list, relative to the working directory.", { required: true }),
+    param.boolean("recursive", '"true" to list everything below the folder; "false" (default) for its direct contents.'),
   ],
   readOnly: true,
   runsWhenCutOff: true,
   approval: "read",
   example: "<list_files>\n<path>src</path>\n<recursive>true</recursive>\n</list_files>",
-  async execute(params, ctx) {
-    const recursive = parseBoolean("recursive", params.recursive);
-    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+  async prepare({ path: target, recursive = false }, ctx) {
     await requireFolder(target.absolute, target.relative);
     assertNotIgnored(ctx.ignore, target, true);
     if (recursive) await refuseWholeDisk(target.absolute, target.relative);
     const walk = await walkFolder({ cwd: ctx.cwd, start: target.absolute, recursive, limit: LIST_FILES_LIMIT, guard: ctx.ignore, signal: ctx.signal });
     const listing = formatListing(ctx.cwd, walk);
-    const decision = await ctx.requestApproval({
-      category: "read",
-      message: { tool: "list_files", path: target.relative, content: listing, outsideWorkspace: target.outsideWorkspace },
-      paths: touchedPaths(target),
-    });
-    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    return { kind: "ok", content: listing };
+    return {
+      approval: {
+        message: { tool: "list_files", path: target.relative, content: listing, outsideWorkspace: target.outsideWorkspace },
+        paths: touchedPaths(target),
+      },
+      run: () => Promise.resolve({ kind: "ok", content: listing }),
+    };
   },
-};
-
-/** "true"/"false" in any case; absent or empty means false. */
-export function parseBoolean(name: string, value: string | undefined): boolean {
-  const text = value?.trim().toLowerCase() ?? "";
-  if (text === "" || text === "false") return false;
-  if (text === "true") return true;
-  throw new ToolError("invalid_param", `${name} must be "true" or "false"; got "${value}".`);
-}
+});
 
 async function requireFolder(absolute: string, shown: string): Promise<void> {
   const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {

@@ -1,7 +1,7 @@
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempDir } from "./fake-tool-context";
+import { tempDir } from "../../../../test/support/tool-context";
 import { assertStillLandsAt, resolveToolPath } from "./paths";
 import { ToolError } from "./types";
 

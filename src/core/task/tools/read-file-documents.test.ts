@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildDocx, buildZip } from "../../../../test/fixtures/documents/build-docx";
 import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
-import { tempDir } from "./fake-tool-context";
+import { tempDir } from "../../../../test/support/tool-context";
 import { documentKind, extractDocumentText, extractPdfText, MAX_DOCUMENT_BYTES, noTextNote, notebookText, type DocumentKind } from "./read-file-documents";
 
 let ws: string;

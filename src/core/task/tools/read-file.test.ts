@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildDocx } from "../../../../test/fixtures/documents/build-docx";
 import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
 import { MAX_BYTES, MAX_LINES, readFileTool } from "./read-file";
 import type { ToolResult } from "./types";
 
@@ -21,7 +21,7 @@ const numbered = (count: number) => Array.from({ length: count }, (_, i) => `lin
 
 async function read(params: Record<string, string>) {
   const { ctx, log } = fakeToolContext(ws);
-  return { result: await readFileTool.execute(params, ctx), log };
+  return { result: await runTool(readFileTool, params, ctx), log };
 }
 
 describe("read_file", () => {
@@ -89,7 +89,7 @@ describe("read_file", () => {
 
   it("reports a missing file with its resolved path, without asking", async () => {
     const { ctx, log } = fakeToolContext(ws);
-    await expect(readFileTool.execute({ path: "nope/x.ts" }, ctx)).rejects.toMatchObject({
+    await expect(runTool(readFileTool, { path: "nope/x.ts" }, ctx)).rejects.toMatchObject({
       reason: "not_found",
       message: `File not found: ${path.join(ws, "nope", "x.ts")}`,
     });
@@ -99,7 +99,7 @@ describe("read_file", () => {
   it("returns rejected with the person's feedback when denied", async () => {
     await writeFile(path.join(ws, "a.txt"), "secret");
     const { ctx } = fakeToolContext(ws, { approvals: [{ approved: false, feedback: { text: "not that one" } }] });
-    expect(await readFileTool.execute({ path: "a.txt" }, ctx)).toEqual({ kind: "rejected", feedback: { text: "not that one" } });
+    expect(await runTool(readFileTool, { path: "a.txt" }, ctx)).toEqual({ kind: "rejected", feedback: { text: "not that one" } });
   });
 
   it("handles empty files, BOMs and folders", async () => {
@@ -115,7 +115,7 @@ describe("read_file", () => {
     const abort = new AbortController();
     abort.abort();
     const { ctx } = fakeToolContext(ws, { signal: abort.signal });
-    await expect(readFileTool.execute({ path: "a.txt" }, ctx)).rejects.toMatchObject({ name: "AbortError" });
+    await expect(runTool(readFileTool, { path: "a.txt" }, ctx)).rejects.toMatchObject({ name: "AbortError" });
   });
 });
 
@@ -168,6 +168,6 @@ describe("read_file on documents", () => {
   it("extracts nothing when the person declines", async () => {
     await writeFile(path.join(ws, "locked.pdf"), buildEncryptedPdf());
     const { ctx } = fakeToolContext(ws, { approvals: [{ approved: false }] });
-    expect(await readFileTool.execute({ path: "locked.pdf" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
+    expect(await runTool(readFileTool, { path: "locked.pdf" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
   });
 });

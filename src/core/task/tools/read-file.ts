@@ -7,9 +7,10 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { assertStillLandsAt, resolveToolPath, touchedPaths } from "./paths";
+import { param } from "./params";
+import { assertStillLandsAt, touchedPaths, type ResolvedToolPath } from "./paths";
 import { documentKind, extractDocumentText, noTextNote } from "./read-file-documents";
-import { ToolError, type ToolDefinition } from "./types";
+import { defineTool, ToolError, type ToolResult } from "./types";
 
 export const MAX_LINES = 2000;
 export const MAX_BYTES = 256 * 1024;
@@ -28,7 +29,7 @@ interface Excerpt {
   readonly total?: number;
 }
 
-export const readFileTool: ToolDefinition = {
+export const readFileTool = defineTool({
   name: "read_file",
   description:
     "Read a text file from the workspace. The result shows each line with its number (`  12 | text`). " +
@@ -36,55 +37,42 @@ export const readFileTool: ToolDefinition = {
     "PDF and Word (.docx) files show their extracted text and Jupyter notebooks (.ipynb) their cells' source, numbered the same way; " +
     "other binary files are refused.",
   params: [
-    { name: "path", required: true, description: "File path, relative to the working directory." },
-    { name: "start_line", required: false, description: "First line to show (1-based). Default: 1." },
-    { name: "end_line", required: false, description: "Last line to show (inclusive). Default: end of file." },
+    param.path("path", "File path, relative to the working directory.", { required: true }),
+    param.number("start_line", "First line to show (1-based). Default: 1.", { whole: true, min: 1 }),
+    param.number("end_line", "Last line to show (inclusive). Default: end of file.", { whole: true, min: 1 }),
   ],
   readOnly: true,
   runsWhenCutOff: true,
   approval: "read",
   example: "<read_file>\n<path>src/main.ts</path>\n</read_file>",
-  async execute(params, ctx) {
-    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+  async prepare({ path: target, start_line: start = 1, end_line: end = Number.POSITIVE_INFINITY }, ctx) {
     assertNotIgnored(ctx.ignore, target);
-    const range = parseRange(params.start_line, params.end_line);
+    if (end < start) throw new ToolError("invalid_param", `end_line (${end}) is before start_line (${start}).`);
     await requireFile(target.real, target.absolute);
-    const decision = await ctx.requestApproval({
-      category: "read",
-      message: { tool: "read_file", path: target.relative, content: target.absolute, outsideWorkspace: target.outsideWorkspace },
-      paths: touchedPaths(target),
-    });
-    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    // What is read is what was checked: the real path, unless a link moved it meanwhile.
-    assertStillLandsAt(target);
-    const kind = documentKind(target.real);
-    if (kind !== undefined) {
-      const text = await extractDocumentText(target.real, kind, target.relative, ctx.signal);
-      if (text.trim() === "") return { kind: "ok", content: noTextNote(target.relative, kind) };
-      return { kind: "ok", content: formatExcerpt(target.relative, range, await takeLines(text.split(/\r?\n/), range)) };
-    }
-    if (await looksBinary(target.real)) {
-      throw new ToolError("invalid_param", `${target.relative} is a binary file; read_file only reads text files, PDF, .docx and .ipynb.`);
-    }
-    const excerpt = await readLines(target.real, range, ctx.signal);
-    return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
+    return {
+      approval: {
+        message: { tool: "read_file", path: target.relative, content: target.absolute, outsideWorkspace: target.outsideWorkspace },
+        paths: touchedPaths(target),
+      },
+      run: () => readTarget(target, { start, end }, ctx.signal),
+    };
   },
-};
+});
 
-function parseRange(startParam: string | undefined, endParam: string | undefined): LineRange {
-  const start = parseLineNumber("start_line", startParam) ?? 1;
-  const end = parseLineNumber("end_line", endParam) ?? Number.POSITIVE_INFINITY;
-  if (end < start) throw new ToolError("invalid_param", `end_line (${end}) is before start_line (${start}).`);
-  return { start, end };
-}
-
-function parseLineNumber(name: string, value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new ToolError("invalid_param", `${name} must be a whole number from 1 up (lines are 1-based); got "${value}".`);
+async function readTarget(target: ResolvedToolPath, range: LineRange, signal: AbortSignal): Promise<ToolResult> {
+  // What is read is what was checked: the real path, unless a link moved it meanwhile.
+  assertStillLandsAt(target);
+  const kind = documentKind(target.real);
+  if (kind !== undefined) {
+    const text = await extractDocumentText(target.real, kind, target.relative, signal);
+    if (text.trim() === "") return { kind: "ok", content: noTextNote(target.relative, kind) };
+    return { kind: "ok", content: formatExcerpt(target.relative, range, await takeLines(text.split(/\r?\n/), range)) };
   }
-  return n;
+  if (await looksBinary(target.real)) {
+    throw new ToolError("invalid_param", `${target.relative} is a binary file; read_file only reads text files, PDF, .docx and .ipynb.`);
+  }
+  const excerpt = await readLines(target.real, range, signal);
+  return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
 }
 
 async function requireFile(real: string, shown: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ApprovalDecision, ToolContext } from "./types";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import type { ApprovalDecision } from "./types";
+import { fakeToolContext, runTool, tempDir, type FakeToolContext } from "../../../../test/support/tool-context";
 import { replaceInFileTool, WHOLE_FILE_LINES } from "./replace-in-file";
 
 let ws: string;
@@ -17,12 +17,12 @@ const GREET = 'export function greet(name) {\n  return "Hello " + name;\n}\n\nex
 
 async function edit(params: Record<string, string>, script: { approvals?: ApprovalDecision[]; ignored?: (p: string) => boolean } = {}) {
   const { ctx, log } = fakeToolContext(ws, script);
-  return { result: await replaceInFileTool.execute(params, ctx), log };
+  return { result: await runTool(replaceInFileTool, params, ctx), log };
 }
 
 async function rejection(params: Record<string, string>, script: { ignored?: (p: string) => boolean } = {}) {
   const { ctx, log } = fakeToolContext(ws, script);
-  const error = await replaceInFileTool.execute(params, ctx).then(
+  const error = await runTool(replaceInFileTool, params, ctx).then(
     () => undefined,
     (e: unknown) => e as { reason?: string; message: string },
   );
@@ -131,13 +131,13 @@ describe("replace_in_file", () => {
   });
 
   describe("when the file changes while the edit awaits approval", () => {
-    function changingContext(change: string): ToolContext {
+    function changingContext(change: string): FakeToolContext {
       const { ctx } = fakeToolContext(ws);
       return {
         ...ctx,
-        requestApproval: async (request) => {
+        approve: async (request) => {
           await writeFile(path.join(ws, "greet.js"), change);
-          return ctx.requestApproval(request);
+          return ctx.approve(request);
         },
       };
     }
@@ -145,14 +145,14 @@ describe("replace_in_file", () => {
     it("applies the approved diff to the new text when it still fits", async () => {
       await writeFile(path.join(ws, "greet.js"), GREET);
       const changed = `// header\n${GREET}`;
-      await replaceInFileTool.execute({ path: "greet.js", diff: block("export const answer = 42;", "export const answer = 43;") }, changingContext(changed));
+      await runTool(replaceInFileTool, { path: "greet.js", diff: block("export const answer = 42;", "export const answer = 43;") }, changingContext(changed));
       expect(await readFile(path.join(ws, "greet.js"), "utf8")).toBe(changed.replace("42", "43"));
     });
 
     it("refuses, keeping the person's version, when it no longer fits", async () => {
       await writeFile(path.join(ws, "greet.js"), GREET);
       const changed = GREET.replace("42", "41");
-      const run = replaceInFileTool.execute({ path: "greet.js", diff: block("export const answer = 42;", "export const answer = 43;") }, changingContext(changed));
+      const run = runTool(replaceInFileTool, { path: "greet.js", diff: block("export const answer = 42;", "export const answer = 43;") }, changingContext(changed));
       await expect(run).rejects.toMatchObject({ reason: "invalid_param", message: expect.stringContaining("changed on disk while the edit awaited approval") });
       expect(await readFile(path.join(ws, "greet.js"), "utf8")).toBe(changed);
     });

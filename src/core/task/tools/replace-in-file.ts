@@ -8,11 +8,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
-import { formatResponse } from "../../prompts/responses";
 import { assertNotIgnored, ignoredRefusal } from "../../ignore/ignored-path-error";
-import { abandonPreviews, describeSavedEdit, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
+import { describeSavedEdit } from "./edit-preview";
+import { param } from "./params";
 import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
-import { ToolError, type ApprovalDecision, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
+import { defineTool, ToolError, type ToolContext, type ToolResult } from "./types";
 
 /** Files up to this many lines come back whole after an edit; longer ones as their changed regions. */
 export const WHOLE_FILE_LINES = 400;
@@ -50,12 +50,12 @@ export function greet(name: string): string {
 </diff>
 </replace_in_file>`;
 
-export const replaceInFileTool: ToolDefinition = {
+export const replaceInFileTool = defineTool({
   name: "replace_in_file",
   description: DESCRIPTION,
   params: [
-    { name: "path", required: true, description: "Path of the file to edit, relative to the working directory." },
-    { name: "diff", required: true, description: "One or more SEARCH/REPLACE blocks, in the format described above." },
+    param.path("path", "Path of the file to edit, relative to the working directory.", { required: true }),
+    param.text("diff", "One or more SEARCH/REPLACE blocks, in the format described above.", { required: true }),
   ],
   readOnly: false,
   approval: "edit",
@@ -66,37 +66,34 @@ export const replaceInFileTool: ToolDefinition = {
     if (ctx.host.diffView && params.diff) await previewReplace(params.path, params.diff, ctx);
   },
   async abandon(_params, ctx) {
-    await abandonPreviews(ctx);
+    await ctx.previews.abandon();
   },
-  async execute(params, ctx) {
-    const diff = params.diff ?? "";
-    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+  async prepare({ path: target, diff }, ctx) {
     assertNotIgnored(ctx.ignore, target);
-    const request: ApprovalRequest = {
-      category: "edit",
+    const approval = {
       message: { tool: "replace_in_file", path: target.relative, content: diff, outsideWorkspace: target.outsideWorkspace },
       paths: touchedPaths(target),
     };
     // Outside the workspace nothing is read before approval, as with read_file.
-    if (target.outsideWorkspace) return replaceAfterApproval(ctx, target, diff, request, undefined);
+    if (target.outsideWorkspace) return { approval, run: () => replaceOnDisk(target, diff, undefined) };
     const original = await readTextFile(target);
     const proposed = computeEdit(diff, original, target);
-    if (ctx.host.diffView) return replaceInDiffView(ctx, target, original, proposed, request);
-    return replaceAfterApproval(ctx, target, diff, request, original);
+    const { diffView } = ctx.host;
+    if (!diffView) return { approval, run: () => replaceOnDisk(target, diff, original) };
+    // In an editor the person reviews the edited file in the diff view and may change it further
+    // before it is saved; the model then sees the file as saved, and what the person changed.
+    const review = await ctx.previews.review(diffView, target, original, proposed.content);
+    const run = async (): Promise<ToolResult> => {
+      const saved = await review.save();
+      const notes = describeSavedEdit(target.relative, saved);
+      return ok([resultText(target, { ...proposed, content: saved.content }), notes].filter(Boolean).join("\n\n"));
+    };
+    return { approval, run, discard: () => review.revert() };
   },
-};
+});
 
-/** Without a diff view: approval, then the diff applied to the file as it is by then, written atomically. */
-async function replaceAfterApproval(
-  ctx: ToolContext,
-  target: ResolvedToolPath,
-  diff: string,
-  request: ApprovalRequest,
-  original: string | undefined,
-): Promise<ToolResult> {
-  const decision = await ctx.requestApproval(request);
-  if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-  ctx.signal.throwIfAborted();
+/** Without a diff view, once approved: the diff applied to the file as it is by then, written atomically. */
+async function replaceOnDisk(target: ResolvedToolPath, diff: string, original: string | undefined): Promise<ToolResult> {
   assertStillLandsAt(target);
   // The person may have edited the file while deciding: apply the approved diff to what is there now.
   const current = await readTextFile(target);
@@ -106,40 +103,22 @@ async function replaceAfterApproval(
   } catch (error) {
     throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
   }
-  return okResult(resultText(target, edit), decision.feedback);
+  return ok(resultText(target, edit));
 }
 
-function okResult(text: string, feedback: ApprovalDecision["feedback"]): ToolResult {
-  return { kind: "ok", content: formatResponse.toolResult(withFeedback(text, feedback?.text), feedback?.images) };
-}
-
-/**
- * In an editor: the person reviews the edited file in the diff view and may change it further
- * before it is saved; the model then sees the file as saved, and what the person changed.
- */
-async function replaceInDiffView(
-  ctx: ToolContext,
-  target: ResolvedToolPath,
-  original: string,
-  edit: DiffApplication,
-  request: ApprovalRequest,
-): Promise<ToolResult> {
-  const review = await reviewEditInDiffView(ctx, target, original, edit.content, request);
-  if (!review.approved) return { kind: "rejected", feedback: review.feedback };
-  const saved: DiffApplication = { ...edit, content: review.saved.content };
-  const notes = describeSavedEdit(target.relative, review.saved);
-  return okResult([resultText(target, saved), notes].filter(Boolean).join("\n\n"), review.feedback);
+function ok(content: string): ToolResult {
+  return { kind: "ok", content };
 }
 
 /**
  * The file as it will be once the blocks streamed so far are applied. No preview for a path
  * that does not resolve, is ignored, lies outside the workspace or is not an editable text
- * file (execute reports those), nor while the diff changes nothing yet.
+ * file (prepare reports those), nor while the diff changes nothing yet.
  */
 async function previewReplace(relativePath: string, partialDiff: string, ctx: ToolContext): Promise<void> {
   const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
   if (!target || target.outsideWorkspace || ignoredRefusal(ctx.ignore, target)) return;
-  await previewPartialEdit(ctx, target.real, () => readTextFile(target), (original) => {
+  await ctx.previews.showPartial(ctx.host.diffView, target.real, () => readTextFile(target), (original) => {
     if (original === undefined) return undefined;
     const proposed = tryConstruct(partialDiff, original);
     return proposed === original ? undefined : proposed;
@@ -260,8 +239,4 @@ function numbered(lines: readonly string[], regions: readonly Span[]): string {
   return regions
     .map((r) => lines.slice(r.start, r.end).map((text, k) => `${String(r.start + k + 1).padStart(width)} | ${text}`).join("\n"))
     .join(`\n${" ".repeat(width)} | …\n`);
-}
-
-function withFeedback(text: string, feedback: string | undefined): string {
-  return feedback ? `${text}\n\nThe person approved the edit and added:\n<feedback>\n${feedback}\n</feedback>` : text;
 }

@@ -1,6 +1,6 @@
 /**
- * search_files through ripgrep: which `rg` to run (set by the host, else the one on PATH,
- * found once), and running it with JSON output into SearchResults.
+ * search_files through ripgrep: which `rg` to run (the host's, else the one on PATH, found once
+ * per process), and running it with JSON output into SearchResults.
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -8,22 +8,16 @@ import { HEAVY_FOLDERS, isInsideHeavyFolder } from "./list-files-walk";
 import type { SearchResults } from "./search-files-results";
 import { ToolError, type PathGuard } from "./types";
 
-let explicitPath: string | false | undefined;
+/** Whether `rg` is on PATH: a fact about the machine, so it is looked up once. */
 let onPath: Promise<string | undefined> | undefined;
 
 /**
- * Which ripgrep to use: a path (e.g. the one VS Code ships), `false` for never (the JavaScript
- * fallback searches), or undefined to look for `rg` on PATH again.
+ * The rg command to run for the host's choice (`HostBridge.ripgrep`), or undefined when there is
+ * none (then the JavaScript fallback searches).
  */
-export function setRipgrepPath(rgPath: string | false | undefined): void {
-  explicitPath = rgPath;
-  onPath = undefined;
-}
-
-/** The rg command to run, or undefined when there is none (then the fallback searches). */
-export function resolveRipgrep(): Promise<string | undefined> {
-  if (explicitPath === false) return Promise.resolve(undefined);
-  if (explicitPath !== undefined) return Promise.resolve(explicitPath);
+export function resolveRipgrep(hostChoice: string | false | undefined): Promise<string | undefined> {
+  if (hostChoice === false) return Promise.resolve(undefined);
+  if (hostChoice !== undefined) return Promise.resolve(hostChoice);
   onPath ??= probe("rg");
   return onPath;
 }

@@ -1,21 +1,23 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../ignore/ignore-controller";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
-import { resolveRipgrep, setRipgrepPath } from "./search-files-rg";
+import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
+import { resolveRipgrep } from "./search-files-rg";
 import { searchFilesTool } from "./search-files";
 import { ToolError, type ToolResult } from "./types";
 
 let root: string;
 let cleanup: () => Promise<void>;
 let guard: IgnoreController;
+/** The host's ripgrep for the next searches (HostBridge.ripgrep): undefined is rg on PATH. */
+let ripgrep: string | false | undefined;
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir("tandem-search-"));
 });
 afterEach(() => cleanup());
-afterAll(() => setRipgrepPath(undefined));
+afterEach(() => (ripgrep = undefined));
 
 async function files(entries: Record<string, string | Buffer>): Promise<void> {
   for (const [name, content] of Object.entries(entries)) {
@@ -27,8 +29,8 @@ async function files(entries: Record<string, string | Buffer>): Promise<void> {
 }
 
 async function search(params: Record<string, string>): Promise<string> {
-  const { ctx } = fakeToolContext(root, { ignored: (p) => guard.isIgnored(p) });
-  const result: ToolResult = await searchFilesTool.execute(params, ctx);
+  const { ctx } = fakeToolContext(root, { ignored: (p) => guard.isIgnored(p), ripgrep });
+  const result: ToolResult = await runTool(searchFilesTool, params, ctx);
   if (result.kind !== "ok" || typeof result.content !== "string") throw new Error(`unexpected ${JSON.stringify(result)}`);
   return result.content;
 }
@@ -60,9 +62,9 @@ const engines = [
 
 describe.each(engines)("search_files with %s", (_name, engine) => {
   beforeEach(async () => {
-    setRipgrepPath(engine === "rg" ? undefined : false);
+    ripgrep = engine === "rg" ? undefined : false;
     // The rg runs must really use rg: CI installs Debian's ripgrep, and so must a developer.
-    expect(await resolveRipgrep(), "rg must be on PATH (apt-get install ripgrep)").toBe(engine === "rg" ? "rg" : undefined);
+    expect(await resolveRipgrep(ripgrep), "rg must be on PATH (apt-get install ripgrep)").toBe(engine === "rg" ? "rg" : undefined);
   });
 
   it("groups matches by file with context and line numbers, skipping ignored, built, dependency and binary files", async () => {
@@ -135,8 +137,8 @@ describe.each(engines)("search_files with %s", (_name, engine) => {
     await files({ "a.txt": "x" });
     const controller = new AbortController();
     controller.abort();
-    const { ctx } = fakeToolContext(root, { signal: controller.signal });
-    await expect(searchFilesTool.execute({ path: ".", regex: "x" }, ctx)).rejects.toThrow(/abort/i);
+    const { ctx } = fakeToolContext(root, { signal: controller.signal, ripgrep });
+    await expect(runTool(searchFilesTool, { path: ".", regex: "x" }, ctx)).rejects.toThrow(/abort/i);
   });
 
   it("finds nothing without failing", async () => {
@@ -150,9 +152,9 @@ describe("search_files engines agree", () => {
     const mixed: Record<string, string> = { ".gitignore": "*.tmp\n", "z.tmp": "needle\n" };
     for (let i = 0; i < 12; i++) mixed[`d${i % 3}/sub${i % 2}/f${i}.txt`] = `a\nneedle ${i}\nb\n${i % 2 ? "needle again\n" : ""}c\n`;
     await files(mixed);
-    setRipgrepPath(undefined);
+    ripgrep = undefined;
     const viaRg = await search({ path: ".", regex: "needle \\d|again" });
-    setRipgrepPath(false);
+    ripgrep = false;
     const viaJs = await search({ path: ".", regex: "needle \\d|again" });
     expect(viaRg).toMatch(/^Found 18 matches in 12 files/);
     expect(viaJs).toBe(viaRg);
@@ -162,15 +164,14 @@ describe("search_files engines agree", () => {
 describe("search_files ripgrep selection", () => {
   it("uses the ripgrep the host names, and says so when it cannot be started", async () => {
     await files({ "a.txt": "x" });
-    setRipgrepPath(path.join(root, "no-such-rg"));
+    ripgrep = path.join(root, "no-such-rg");
     await expect(search({ path: ".", regex: "x" })).rejects.toThrow(/Could not run ripgrep \(.*no-such-rg\)/);
-    setRipgrepPath(undefined);
   });
 
   it("asks for read approval with the results, and passes a refusal on", async () => {
     await files({ "a.txt": "x" });
     const { ctx, log } = fakeToolContext(root, { approvals: [{ approved: false }] });
-    expect(await searchFilesTool.execute({ path: ".", regex: "x" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
+    expect(await runTool(searchFilesTool, { path: ".", regex: "x" }, ctx)).toEqual({ kind: "rejected", feedback: undefined });
     expect(log.approvals[0]).toMatchObject({ category: "read", message: { tool: "search_files", path: ".", outsideWorkspace: false }, paths: [root] });
     expect(log.approvals[0]?.message.content).toMatch(/^Found 1 match/);
   });

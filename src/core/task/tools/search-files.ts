@@ -5,16 +5,15 @@
  */
 import { stat } from "node:fs/promises";
 import { assertNotIgnored } from "../../ignore/ignored-path-error";
-import { resolveToolPath, touchedPaths } from "./paths";
+import { param } from "./params";
+import { touchedPaths } from "./paths";
 import { searchWithJavaScript } from "./search-files-js";
 import { expandBraces } from "./search-files-glob";
 import { resolveRipgrep, searchWithRipgrep, type SearchRequest } from "./search-files-rg";
 import { SEARCH_RESULT_LIMIT, SearchResults } from "./search-files-results";
-import { ToolError, type ToolDefinition } from "./types";
+import { defineTool, ToolError } from "./types";
 
-export { setRipgrepPath } from "./search-files-rg";
-
-export const searchFilesTool: ToolDefinition = {
+export const searchFilesTool = defineTool({
   name: "search_files",
   description:
     "Search the files in a folder for a regular expression (Rust/ripgrep syntax). Each match is shown with the " +
@@ -22,42 +21,41 @@ export const searchFilesTool: ToolDefinition = {
     `At most ${SEARCH_RESULT_LIMIT} matches are returned. Files ignored by .gitignore or .tandemignore, ` +
     "binary files and dependency folders (node_modules, …) are skipped.",
   params: [
-    { name: "path", required: true, description: "Folder (or file) to search, relative to the working directory." },
-    { name: "regex", required: true, description: "The regular expression to look for (Rust regex syntax, as ripgrep uses)." },
-    { name: "file_pattern", required: false, description: "Glob the files must match, e.g. *.ts or *.{ts,tsx}. Default: all files." },
+    param.path("path", "Folder (or file) to search, relative to the working directory.", { required: true }),
+    param.text("regex", "The regular expression to look for (Rust regex syntax, as ripgrep uses).", { required: true }),
+    param.text("file_pattern", "Glob the files must match, e.g. *.ts or *.{ts,tsx}. Default: all files."),
   ],
   readOnly: true,
   runsWhenCutOff: true,
   approval: "read",
   example: "<search_files>\n<path>src</path>\n<regex>TODO|FIXME</regex>\n<file_pattern>*.ts</file_pattern>\n</search_files>",
-  async execute(params, ctx) {
-    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+  async prepare({ path: target, regex, file_pattern: filePattern }, ctx) {
     const stats = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new ToolError("not_found", `Not found: ${target.relative}`);
       throw error;
     });
     assertNotIgnored(ctx.ignore, target, stats.isDirectory());
-    const pattern = params.file_pattern?.trim() ?? "";
+    const pattern = filePattern?.trim() ?? "";
     const request: SearchRequest = {
       cwd: ctx.cwd,
       target: target.absolute,
-      regex: params.regex ?? "",
+      regex,
       fileGlobs: pattern === "" ? [] : expandBraces(pattern),
       guard: ctx.ignore,
       signal: ctx.signal,
     };
     const results = new SearchResults();
-    const rg = await resolveRipgrep();
+    const rg = await resolveRipgrep(ctx.host.ripgrep);
     if (rg !== undefined) await searchWithRipgrep(rg, request, results);
     else await searchWithJavaScript(request, results);
     const scope = `in ${target.relative}${pattern === "" ? "" : ` (files matching ${pattern})`}`;
     const output = results.format(ctx.cwd, `for /${request.regex}/ ${scope}`);
-    const decision = await ctx.requestApproval({
-      category: "read",
-      message: { tool: "search_files", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
-      paths: touchedPaths(target),
-    });
-    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    return { kind: "ok", content: output };
+    return {
+      approval: {
+        message: { tool: "search_files", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
+        paths: touchedPaths(target),
+      },
+      run: () => Promise.resolve({ kind: "ok", content: output }),
+    };
   },
-};
+});

@@ -1,26 +1,21 @@
 /**
- * The contract every tool handler implements. A tool gets a narrow context (never the Task):
- * the workspace, an abort signal, and the three ways to talk to the person.
+ * The contract every tool implements. A tool declares its parameters and what it needs approved;
+ * the executor reads the parameters, asks, handles a rejection and hands the person's note to the
+ * model, so a tool only checks, shows and acts. It gets a narrow context (never the Task).
  */
 import type { ImageBlock, TextBlock } from "../../../api/types";
 import type { HostBridge, TerminalShell } from "../../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
 import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
+import type { EditPreviews } from "./edit-preview";
+import type { ParamSpec, ParamValues } from "./params";
 
 /** Which auto-approval setting governs a tool. */
 export type ApprovalCategory = "read" | "edit" | "command" | "browser" | "mcp" | "none";
 
-export interface ToolParamSpec {
-  readonly name: string;
-  readonly required: boolean;
-  /** One line for the system prompt. */
-  readonly description: string;
-}
-
 /** What a tool wants approved; the executor decides whether the person must be asked. */
-export interface ApprovalRequest {
-  readonly category: ApprovalCategory;
+export interface ToolApproval {
   /** What the chat shows (and the person approves). */
   readonly message: ToolMessageInfo;
   /**
@@ -38,9 +33,21 @@ export interface ApprovalRequest {
   readonly outsideSandbox?: boolean;
 }
 
-export type ApprovalDecision =
-  | { readonly approved: true; feedback?: { text?: string; images?: string[] } }
-  | { readonly approved: false; feedback?: { text?: string; images?: string[] } };
+/** A tool's approval as the policy judges it: with the category its definition declares. */
+export interface ApprovalRequest extends ToolApproval {
+  readonly category: ApprovalCategory;
+}
+
+/** What the person typed (or attached) with their answer. */
+export interface Feedback {
+  readonly text?: string;
+  readonly images?: string[];
+}
+
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  readonly feedback?: Feedback;
+}
 
 /** Which paths tools may touch: the ignore file (.tandemignore/.clineignore) and secret files. */
 export interface PathGuard {
@@ -59,27 +66,36 @@ export interface ToolContext {
   readonly background: BackgroundCommands;
   /** Runs commands: through the host's terminal, inside the OS sandbox when it is active. */
   readonly commands: CommandRunner;
-  requestApproval(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /** The editor's previews of this task's edits (`edit-preview.ts`); the task disposes them. */
+  readonly previews: EditPreviews;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
    */
   ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo; withdraw?: AbortSignal }): Promise<AskResponse>;
   say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
+  /**
+   * Runs another tool as part of this one (attempt_completion's command), through every step a
+   * call of the model's passes through; `shownAs` names this tool on its approval question.
+   */
+  callTool(name: string, params: RawParams, options?: { shownAs?: string }): Promise<ToolResult>;
 }
+
+/** Parameters as the model wrote them (complete or still streaming). */
+export type RawParams = Readonly<Record<string, string>>;
 
 /** What a tool hands back; the executor turns it into the model's tool result. */
 export type ToolResult =
   /** Success: content for the model. */
   | { readonly kind: "ok"; content: string | (TextBlock | ImageBlock)[] }
-  /** The person declined; their feedback (if any) goes to the model. */
-  | { readonly kind: "rejected"; feedback?: { text?: string; images?: string[] } }
+  /** The person said no (to the approval, or to the tool's own question); their feedback goes to the model. */
+  | { readonly kind: "rejected"; feedback?: Feedback }
   /** attempt_completion accepted by the person: the task loop ends. */
   | { readonly kind: "task_completed" }
   /** new_task accepted: this task ends and a fresh one starts with `context` as its prompt. */
   | { readonly kind: "new_task"; context: string }
   /** attempt_completion answered with feedback: the loop goes on with it. */
-  | { readonly kind: "completion_feedback"; feedback: { text?: string; images?: string[] } };
+  | { readonly kind: "completion_feedback"; feedback: Feedback };
 
 /**
  * A mistake the model made (missing parameter, file not found, no match). It goes back to the
@@ -95,13 +111,25 @@ export class ToolError extends Error {
   }
 }
 
-export interface ToolDefinition {
+/** A call checked and ready: what the person must approve, and what to do once they have. */
+export interface PreparedCall {
+  /** Required unless the tool's category is "none". */
+  readonly approval?: ToolApproval;
+  /** Does the work, once approved. */
+  run(): Promise<ToolResult>;
+  /** The call will not run (rejected, refused, cancelled while asking): take back what preparing showed. */
+  discard?(): Promise<void>;
+}
+
+export interface ToolDefinition<S extends readonly ParamSpec[] = readonly ParamSpec[]> {
   readonly name: string;
   /** The model-facing description (system prompt). */
   readonly description: string;
-  readonly params: readonly ToolParamSpec[];
+  /** Read and checked by the executor (`params.ts`) before `prepare` sees them. */
+  readonly params: S;
   /** Read-only tools may run while the initial checkpoint is still being made. */
   readonly readOnly: boolean;
+  /** Which auto-approval switch governs the tool; "none": it never asks for approval. */
   readonly approval: ApprovalCategory;
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
@@ -115,9 +143,17 @@ export interface ToolDefinition {
    * Called while the block is still streaming, to show a live preview (params may be cut short).
    * Must not ask the person anything.
    */
-  presentPartial?(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<void>;
+  presentPartial?(params: RawParams, ctx: ToolContext): Promise<void>;
   /** The call will never run (it was cut off): take back what presentPartial showed. */
-  abandon?(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<void>;
-  /** Runs the complete call. Required params are already checked by the executor. */
-  execute(params: Readonly<Record<string, string>>, ctx: ToolContext): Promise<ToolResult>;
+  abandon?(params: RawParams, ctx: ToolContext): Promise<void>;
+  /**
+   * Everything before the question: checks (a thrown ToolError is the model's mistake), what the
+   * person will be shown, and the action to run once they approve.
+   */
+  prepare(params: ParamValues<S>, ctx: ToolContext): Promise<PreparedCall>;
+}
+
+/** A tool definition with its parameters' types inferred from its `params`. */
+export function defineTool<const S extends readonly ParamSpec[]>(tool: ToolDefinition<S>): ToolDefinition<S> {
+  return tool;
 }

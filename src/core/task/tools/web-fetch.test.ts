@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
-import { fakeToolContext, type FakeContextScript } from "./fake-tool-context";
+import { fakeToolContext, runTool, type FakeContextScript } from "../../../../test/support/tool-context";
 import type { ToolDefinition, ToolResult } from "./types";
 import { createWebFetchTool, cutText, webFetchTool, WEB_FETCH_LIMITS } from "./web-fetch";
-import { ARTICLE_SENTENCE, ARTICLE_TITLE, FOOTER_NOISE, NAV_NOISE, send, startTestSite, type TestSite } from "./web-fetch-test-server";
+import { ARTICLE_SENTENCE, ARTICLE_TITLE, FOOTER_NOISE, NAV_NOISE, send, startTestSite, type TestSite } from "../../../../test/support/web-fetch-test-server";
 
 let site: TestSite;
 beforeAll(
@@ -22,7 +22,7 @@ function text(result: ToolResult): string {
 
 async function fetchPath(path: string, script: FakeContextScript = {}, tool: ToolDefinition = webFetchTool) {
   const { ctx, log } = fakeToolContext("/nonexistent-workspace", script);
-  return { result: await tool.execute({ url: site.url(path) }, ctx), log };
+  return { result: await runTool(tool, { url: site.url(path) }, ctx), log };
 }
 
 const fetched = async (path: string, tool?: ToolDefinition) => text((await fetchPath(path, {}, tool)).result);
@@ -158,15 +158,15 @@ describe("web_fetch", () => {
     const url = closed.url("/article");
     await closed.close();
     const { ctx } = fakeToolContext("/nonexistent-workspace");
-    await expect(webFetchTool.execute({ url }, ctx)).rejects.toMatchObject({ reason: "failed", message: /Could not fetch .*ECONNREFUSED/ });
+    await expect(runTool(webFetchTool, { url }, ctx)).rejects.toMatchObject({ reason: "failed", message: /Could not fetch .*ECONNREFUSED/ });
   });
 
   it("refuses other schemes and relative URLs before asking", async () => {
     const { ctx, log } = fakeToolContext("/nonexistent-workspace");
-    await expect(webFetchTool.execute({ url: "file:///etc/passwd" }, ctx)).rejects.toMatchObject({ reason: "invalid_param", message: /only fetches http and https URLs; file: is not allowed/ });
-    await expect(webFetchTool.execute({ url: "ftp://example.com/x" }, ctx)).rejects.toMatchObject({ message: /ftp: is not allowed/ });
-    await expect(webFetchTool.execute({ url: "example.com/docs" }, ctx)).rejects.toMatchObject({ reason: "invalid_param", message: /not an absolute URL. Did you mean https:\/\/example.com\/docs\?/ });
-    await expect(webFetchTool.execute({ url: "/docs" }, ctx)).rejects.toMatchObject({ message: '"/docs" is not an absolute URL.' });
+    await expect(runTool(webFetchTool, { url: "file:///etc/passwd" }, ctx)).rejects.toMatchObject({ reason: "invalid_param", message: /only fetches http and https URLs; file: is not allowed/ });
+    await expect(runTool(webFetchTool, { url: "ftp://example.com/x" }, ctx)).rejects.toMatchObject({ message: /ftp: is not allowed/ });
+    await expect(runTool(webFetchTool, { url: "example.com/docs" }, ctx)).rejects.toMatchObject({ reason: "invalid_param", message: /not an absolute URL. Did you mean https:\/\/example.com\/docs\?/ });
+    await expect(runTool(webFetchTool, { url: "/docs" }, ctx)).rejects.toMatchObject({ message: '"/docs" is not an absolute URL.' });
     expect(log.approvals).toHaveLength(0);
   });
 });

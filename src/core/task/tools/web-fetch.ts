@@ -5,7 +5,8 @@
  */
 import { contentKind, decodeBody, sniffKind, toReadable, type ReadableContent } from "./web-fetch-content";
 import { deadline, fetchFailure, openUrl, parseWebUrl, readCapped, type OpenedUrl } from "./web-fetch-http";
-import { ToolError, type ToolDefinition } from "./types";
+import { param } from "./params";
+import { defineTool, ToolError, type ToolDefinition } from "./types";
 
 export interface WebFetchLimits {
   readonly timeoutMs: number;
@@ -26,30 +27,33 @@ export const WEB_FETCH_LIMITS: WebFetchLimits = {
 /** The tool with other limits: tests use small ones. */
 export function createWebFetchTool(overrides: Partial<WebFetchLimits> = {}): ToolDefinition {
   const limits = { ...WEB_FETCH_LIMITS, ...overrides };
-  return {
+  return defineTool({
     name: "web_fetch",
     description:
       "Fetch a web page or other http(s) URL and read it. HTML pages come back as Markdown of their main content " +
       "(navigation and footers left out), JSON pretty-printed, plain text and Markdown as sent, PDF as its text; " +
       `other binary content is refused. Output is cut at ${kb(limits.maxOutputBytes)} KB. Needs the person's approval.`,
-    params: [{ name: "url", required: true, description: "The absolute http:// or https:// URL to fetch." }],
+    params: [param.text("url", "The absolute http:// or https:// URL to fetch.", { required: true })],
     readOnly: true,
     approval: "browser",
     example: "<web_fetch>\n<url>https://nodejs.org/api/fs.html</url>\n</web_fetch>",
-    async execute(params, ctx) {
-      const url = parseWebUrl(params.url ?? "");
-      const decision = await ctx.requestApproval({ category: "browser", message: { tool: "web_fetch", content: url.href } });
-      if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-      const timer = deadline(ctx.signal, limits.timeoutMs);
-      try {
-        return { kind: "ok", content: await fetchReadable(url, timer.signal, limits) };
-      } catch (error) {
-        throw fetchFailure(error, ctx.signal, url, limits.timeoutMs);
-      } finally {
-        timer.clear();
-      }
+    async prepare(params, ctx) {
+      const url = parseWebUrl(params.url);
+      return {
+        approval: { message: { tool: "web_fetch", content: url.href } },
+        run: async () => {
+          const timer = deadline(ctx.signal, limits.timeoutMs);
+          try {
+            return { kind: "ok", content: await fetchReadable(url, timer.signal, limits) };
+          } catch (error) {
+            throw fetchFailure(error, ctx.signal, url, limits.timeoutMs);
+          } finally {
+            timer.clear();
+          }
+        },
+      };
     },
-  };
+  });
 }
 
 export const webFetchTool = createWebFetchTool();

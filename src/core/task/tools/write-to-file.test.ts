@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fakeToolContext, tempDir } from "./fake-tool-context";
+import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
 import { stripCodeFences, writeToFileTool } from "./write-to-file";
 
 let root: string;
@@ -16,7 +16,7 @@ afterEach(() => cleanup());
 
 async function write(params: Record<string, string>, approved = true) {
   const { ctx, log } = fakeToolContext(ws, { approvals: [{ approved, feedback: approved ? undefined : { text: "no" } }] });
-  return { result: await writeToFileTool.execute(params, ctx), log };
+  return { result: await runTool(writeToFileTool, params, ctx), log };
 }
 
 describe("write_to_file", () => {

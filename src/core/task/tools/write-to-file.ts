@@ -8,19 +8,20 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { assertNotIgnored, ignoredRefusal } from "../../ignore/ignored-path-error";
-import { abandonPreviews, describeSavedEdit, originalBeforePreview, previewPartialEdit, reviewEditInDiffView } from "./edit-preview";
+import { describeSavedEdit } from "./edit-preview";
+import { param } from "./params";
 import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
-import { ToolError, type ApprovalRequest, type ToolContext, type ToolDefinition, type ToolResult } from "./types";
+import { defineTool, ToolError, type ToolContext, type ToolResult } from "./types";
 
-export const writeToFileTool: ToolDefinition = {
+export const writeToFileTool = defineTool({
   name: "write_to_file",
   description:
     "Create a file, or replace an existing file's entire content. Missing folders are created. " +
     "Give the complete file: anything you leave out is gone, so never write placeholders such as " +
     '"// rest of the file unchanged".',
   params: [
-    { name: "path", required: true, description: "File path, relative to the working directory." },
-    { name: "content", required: true, description: "The complete new content of the file, as is (no code fences)." },
+    param.path("path", "File path, relative to the working directory.", { required: true }),
+    param.text("content", "The complete new content of the file, as is (no code fences).", { required: true }),
   ],
   readOnly: false,
   approval: "edit",
@@ -31,59 +32,52 @@ export const writeToFileTool: ToolDefinition = {
     if (ctx.host.diffView && params.content) await previewWrite(params.path, params.content, ctx);
   },
   async abandon(_params, ctx) {
-    await abandonPreviews(ctx);
+    await ctx.previews.abandon();
   },
-  async execute(params, ctx) {
-    const target = await resolveToolPath(ctx.cwd, params.path ?? "");
+  async prepare({ path: target, content: given }, ctx) {
     assertNotIgnored(ctx.ignore, target);
     // Read and written at the real path (links followed), which is what the checks judged.
-    const previewed = originalBeforePreview(ctx, target.real);
+    const previewed = ctx.previews.originalBefore(target.real);
     const existing = previewed ? previewed.original : await readExisting(target.real, target.relative);
-    let content = matchFinalNewline(stripCodeFences(params.content ?? ""), existing);
+    let content = matchFinalNewline(stripCodeFences(given), existing);
     if (existing !== undefined && usesCrlf(existing)) content = toCrlf(content);
-    const request: ApprovalRequest = {
-      category: "edit",
+    const approval = {
       message: { tool: "write_to_file", path: target.relative, content, outsideWorkspace: target.outsideWorkspace },
       paths: touchedPaths(target),
     };
+    const { diffView } = ctx.host;
     // Outside the workspace nothing is touched before approval (the diff view would create the file first).
-    if (ctx.host.diffView && !target.outsideWorkspace) return writeInDiffView(ctx, { target, existing, content }, request);
-    const decision = await ctx.requestApproval(request);
-    if (!decision.approved) return { kind: "rejected", feedback: decision.feedback };
-    ctx.signal.throwIfAborted();
-    assertStillLandsAt(target);
-    try {
-      await mkdir(path.dirname(target.real), { recursive: true });
-      await writeFileAtomic(target.real, content);
-    } catch (error) {
-      throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
-    }
-    return { kind: "ok", content: `The content was successfully saved to ${target.relative}.` };
+    if (!diffView || target.outsideWorkspace) return { approval, run: () => writeToDisk(target, content) };
+    // In an editor the person reviews (and may change) the file in the diff view, which also saves it.
+    const review = await ctx.previews.review(diffView, target, existing, content);
+    return { approval, run: async () => saved(target, describeSavedEdit(target.relative, await review.save())), discard: () => review.revert() };
   },
-};
+});
 
-/** In an editor: the person reviews (and may change) the file in the diff view, which also saves it. */
-async function writeInDiffView(
-  ctx: ToolContext,
-  edit: { target: ResolvedToolPath; existing: string | undefined; content: string },
-  request: ApprovalRequest,
-): Promise<ToolResult> {
-  const { relative } = edit.target;
-  const review = await reviewEditInDiffView(ctx, edit.target, edit.existing, edit.content, request);
-  if (!review.approved) return { kind: "rejected", feedback: review.feedback };
-  const notes = describeSavedEdit(relative, review.saved);
-  return { kind: "ok", content: [`The content was successfully saved to ${relative}.`, notes].filter(Boolean).join("\n\n") };
+async function writeToDisk(target: ResolvedToolPath, content: string): Promise<ToolResult> {
+  assertStillLandsAt(target);
+  try {
+    await mkdir(path.dirname(target.real), { recursive: true });
+    await writeFileAtomic(target.real, content);
+  } catch (error) {
+    throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
+  }
+  return saved(target, "");
+}
+
+function saved(target: ResolvedToolPath, notes: string): ToolResult {
+  return { kind: "ok", content: [`The content was successfully saved to ${target.relative}.`, notes].filter(Boolean).join("\n\n") };
 }
 
 /**
  * The streamed content in the diff view. A path that does not resolve, an ignored one or one
- * outside the workspace gets no preview (execute reports the first two, and asks about the third
+ * outside the workspace gets no preview (prepare reports the first two, and asks about the third
  * in the chat only).
  */
 async function previewWrite(relativePath: string, partialContent: string, ctx: ToolContext): Promise<void> {
   const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
   if (!target || target.outsideWorkspace || ignoredRefusal(ctx.ignore, target)) return;
-  await previewPartialEdit(ctx, target.real, () => readExisting(target.real, target.relative), () => partialContent.replace(LEADING_FENCE, ""));
+  await ctx.previews.showPartial(ctx.host.diffView, target.real, () => readExisting(target.real, target.relative), () => partialContent.replace(LEADING_FENCE, ""));
 }
 
 /** While streaming, only the opening fence of a fenced file is there to strip. */

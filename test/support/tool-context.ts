@@ -1,0 +1,100 @@
+/**
+ * A ToolContext for tests: a real temp workspace, scripted answers to approvals and asks, and a
+ * record of everything the tool said or asked. `runTool` takes a call through the same steps as
+ * the executor (params read by the tool's schema, prepare, approval, run, the person's note), so a
+ * tool's tests see what the model would. Our own interface, so a fake is honest here.
+ */
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { BackgroundCommands } from "../../src/core/task/background-commands";
+import { runToolCall } from "../../src/core/task/tool-call";
+import { EditPreviews } from "../../src/core/task/tools/edit-preview";
+import { readParams } from "../../src/core/task/tools/params";
+import { getTool } from "../../src/core/task/tools/registry";
+import type { ApprovalDecision, ApprovalRequest, RawParams, ToolContext, ToolDefinition, ToolResult } from "../../src/core/task/tools/types";
+import { TaskCommands } from "../../src/core/sandbox/task-commands";
+import { NodeHost } from "../../src/host/node/node-host";
+import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../src/shared/messages";
+
+export interface FakeContextLog {
+  readonly approvals: ApprovalRequest[];
+  readonly asks: { kind: AskKind; text: string; options?: string[] }[];
+  readonly says: { kind: SayKind; text?: string; tool?: ToolMessageInfo; partial?: boolean }[];
+  /** What the previews could not undo (the executor notifies the person). */
+  readonly notices: string[];
+}
+
+export interface FakeContextScript {
+  /** Which paths count as ignored (default: none). */
+  ignored?: (absolutePath: string) => boolean;
+  /** Answers to approval requests, in order; once used up, everything is approved. */
+  approvals?: ApprovalDecision[];
+  /** Answers to asks, in order; running out is a test bug and throws. */
+  answers?: AskResponse[];
+  signal?: AbortSignal;
+  /** The host's ripgrep (see HostBridge.ripgrep); default: rg on PATH. */
+  ripgrep?: string | false;
+}
+
+/** The context, and the scripted approver the executor's policy stands in for. */
+export interface FakeToolContext extends ToolContext {
+  approve(request: ApprovalRequest): Promise<ApprovalDecision>;
+}
+
+export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { ctx: FakeToolContext; log: FakeContextLog } {
+  const log: FakeContextLog = { approvals: [], asks: [], says: [], notices: [] };
+  const approvals = [...(script.approvals ?? [])];
+  const answers = [...(script.answers ?? [])];
+  const ignore = { isIgnored: (absolutePath: string) => script.ignored?.(absolutePath) ?? false };
+  const host = new NodeHost(cwd, { ripgrep: script.ripgrep });
+  const ctx: FakeToolContext = {
+    cwd,
+    ignore,
+    host,
+    commands: new TaskCommands(host.terminal, undefined, [cwd], ignore),
+    signal: script.signal ?? new AbortController().signal,
+    background: new BackgroundCommands(),
+    previews: new EditPreviews((message) => log.notices.push(message)),
+    approve(request) {
+      log.approvals.push(request);
+      return Promise.resolve(approvals.shift() ?? { approved: true });
+    },
+    ask(kind, text, extra) {
+      log.asks.push({ kind, text, ...(extra?.options ? { options: extra.options } : {}) });
+      const answer = answers.shift();
+      if (answer) return Promise.resolve(answer);
+      const withdraw = extra?.withdraw;
+      // An unanswered question the tool may take back: it stays open until withdrawn.
+      if (withdraw) return new Promise<AskResponse>((resolve) => withdraw.addEventListener("abort", () => resolve({ type: "no" }), { once: true }));
+      return Promise.reject(new Error(`No scripted answer for ask "${kind}"`));
+    },
+    say(kind, text, extra) {
+      log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial });
+      return Promise.resolve();
+    },
+    callTool(name, params, options) {
+      const shownAs = options?.shownAs;
+      const approve = (request: ApprovalRequest) => ctx.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
+      return runTool(registered(name), params, { ...ctx, approve });
+    },
+  };
+  return { ctx, log };
+}
+
+/** One call of `tool` with the model's text for its params, as the executor runs it (errors thrown). */
+export async function runTool(tool: ToolDefinition, params: RawParams, ctx: FakeToolContext): Promise<ToolResult> {
+  return runToolCall(tool, await readParams(tool, params, ctx.cwd), ctx, (request) => ctx.approve(request));
+}
+
+function registered(name: string): ToolDefinition {
+  const tool = getTool(name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  return tool;
+}
+
+/** A fresh temp folder (realpath'd, since macOS's tmpdir is itself a symlink) and its cleanup. */
+export async function tempDir(prefix = "tandem-tools-"): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), prefix)));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
