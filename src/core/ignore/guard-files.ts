@@ -6,7 +6,7 @@
  * person, even in YOLO, whether a file tool or a command does it. The one owner of that list.
  */
 import * as path from "node:path";
-import { isWithin, realLocation, toSlashes } from "../task/tools/paths";
+import { isWithin, realLocation, toSlashes } from "../util/real-paths";
 import { IGNORE_FILE_NAMES } from "./ignore-controller";
 
 /** Folders whose every file is a guard file, wherever they sit in the workspace (submodules have their own .git). */

@@ -11,7 +11,7 @@ import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import type { CommandFiles } from "../permissions";
-import type { PathGuard } from "../task/tools/types";
+import type { PathGuard } from "./path-guard";
 import { GUARD_FOLDERS, guardedChangeNote } from "./guard-files";
 import { IGNORE_FILE_NAMES } from "./ignore-controller";
 

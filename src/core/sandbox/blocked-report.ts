@@ -7,7 +7,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
 import type { CommandScope } from "./command-sandbox";
 import { workspaceReadOnlyPaths } from "./protected-locations";
-import { isWithin } from "../task/tools/paths";
+import { isWithin } from "../util/real-paths";
 
 /** What programs print when the sandbox refused them (file system, then network). */
 const BLOCKED_SIGNS: readonly { readonly pattern: RegExp; readonly means: string }[] = [

@@ -17,7 +17,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
 import { errorText } from "../util/error-text";
 import { isProcessRunning } from "../util/process-running";
-import { isWithin } from "../task/tools/paths";
+import { isWithin } from "../util/real-paths";
 import { REGISTRY_DOMAINS } from "./network-domains";
 import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
 import { leaveProcessGroup, processLimitLines, removeLeftoverProcessGroups } from "./process-limit";

@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../../host/bridge";
 import type { SandboxStatus } from "../../shared/sandbox-status";
-import type { PathGuard } from "../task/tools/types";
+import type { PathGuard } from "../ignore/path-guard";
 import type { CommandSandbox, SandboxedLine } from "./command-sandbox";
 import { WorkspaceScanCache } from "./workspace-scan";
 

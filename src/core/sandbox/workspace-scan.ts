@@ -8,8 +8,8 @@
 import { opendir, readdir } from "node:fs/promises";
 import * as path from "node:path";
 import { GUARD_FOLDERS } from "../ignore/guard-files";
-import type { PathGuard } from "../task/tools/types";
-import { isWithin } from "../task/tools/paths";
+import type { PathGuard } from "../ignore/path-guard";
+import { isWithin } from "../util/real-paths";
 
 /** Dependency folders hold packaged files, not the person's credentials; walking them would cost the most. */
 const NOT_WALKED = new Set(["node_modules", ".git"]);

@@ -2,7 +2,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { AgentSettings } from "../../shared/settings";
 import { guardedChangeNote } from "../ignore/guard-files";
 import { guardedCommandNote, listFolder, mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
-import { realLocation } from "./tools/paths";
+import { realLocation } from "../util/real-paths";
 import type { ApprovalRequest, PathGuard } from "./tools/types";
 
 export type ApprovalVerdict =

@@ -10,7 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { writeFileAtomic } from "../../core/storage/atomic-write";
-import { realLocation } from "../../core/task/tools/paths";
+import { realLocation } from "../../core/util/real-paths";
 import { Throttle } from "../../core/util/throttle";
 import type { DiffSession } from "../bridge";
 import { errorText } from "../../core/util/error-text";

@@ -6,7 +6,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { assertNotIgnored } from "./ignored-path";
 import { formatOutline, outlineFile } from "./list-code-definition-names-outline";
 import { GitignoreChain } from "./list-files-gitignore";
 import { param } from "./params";

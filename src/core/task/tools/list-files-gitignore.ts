@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { Ignore } from "ignore";
 import { compileIgnoreRules, ruleVerdict } from "../../ignore/ignore-rules";
-import { isWithin } from "./paths";
+import { isWithin } from "../../util/real-paths";
 
 interface Level {
   /** The folder holding the .gitignore; its patterns are relative to it. */

@@ -6,10 +6,10 @@
 import { readdir, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import * as path from "node:path";
-import { withTrailingSlash } from "../../ignore/ignored-path-error";
+import { withTrailingSlash } from "./ignored-path";
 import { looksLikeSecretFile } from "../../ignore/secret-files";
 import { GitignoreChain } from "./list-files-gitignore";
-import { realLocation } from "./paths";
+import { realLocation } from "../../util/real-paths";
 import type { PathGuard } from "./types";
 
 /** Folders full of other people's code, build caches or VCS data: walking them is noise. */

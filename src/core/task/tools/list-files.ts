@@ -6,10 +6,11 @@
 import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { assertNotIgnored } from "./ignored-path";
 import { walkFolder, type WalkResult } from "./list-files-walk";
 import { param } from "./params";
-import { isWithin, touchedPaths } from "./paths";
+import { touchedPaths } from "./paths";
+import { isWithin } from "../../util/real-paths";
 import { defineTool, ToolError } from "./types";
 
 export const LIST_FILES_LIMIT = 200;

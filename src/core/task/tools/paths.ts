@@ -4,8 +4,8 @@
  * folder). Every check (ignore rules, secret files, inside the workspace, the guard's own files)
  * judges the real location, so a link is judged as its target.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import * as path from "node:path";
+import { isWithin, LinkLoopError, realLocation as realPath, toSlashes } from "../../util/real-paths";
 import { ToolError } from "./types";
 
 export interface ResolvedToolPath {
@@ -20,9 +20,6 @@ export interface ResolvedToolPath {
   /** True when the real location is outside the real workspace root. */
   readonly outsideWorkspace: boolean;
 }
-
-/** Linux gives up after 40 links; so do we (a loop would otherwise never end). */
-const MAX_LINK_HOPS = 40;
 
 export async function resolveToolPath(cwd: string, relOrAbs: string): Promise<ResolvedToolPath> {
   if (relOrAbs.trim() === "") {
@@ -59,58 +56,12 @@ export function touchedPaths(target: ResolvedToolPath): string[] {
   return target.real === target.absolute ? [target.absolute] : [target.absolute, target.real];
 }
 
-/** True when `child` is `parent` or lies below it. */
-export function isWithin(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
-}
-
-/**
- * The real path of `p` (absolute), also when it does not exist yet: the realpath of its deepest
- * existing ancestor plus the missing rest. Dangling symlinks are followed by hand, because
- * realpath fails on them although writing through them would land at their target. Synchronous,
- * because the ignore controller answers synchronously; each step is one cheap system call.
- */
-export function realLocation(p: string): string {
-  let current = p;
-  const missing: string[] = [];
-  for (let hops = 0; hops <= MAX_LINK_HOPS; ) {
-    try {
-      return path.join(realpathSync.native(current), ...missing.toReversed());
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ELOOP") break;
-      if (!isMissing(error)) throw error;
-    }
-    const link = danglingLinkTarget(current);
-    if (link !== undefined) {
-      // Not normalised: `..` in a link's target is resolved by the disk, after the links before it.
-      current = path.isAbsolute(link) ? link : `${path.dirname(current)}${path.sep}${link}`;
-      hops++;
-      continue;
-    }
-    const parent = path.dirname(current);
-    if (parent === current) return path.join(current, ...missing.toReversed());
-    missing.push(path.basename(current));
-    current = parent;
-  }
-  throw new ToolError("invalid_param", `Too many levels of symbolic links in ${p}.`);
-}
-
-function danglingLinkTarget(p: string): string | undefined {
+/** realLocation for a path the model named: a link loop is the model's mistake to hear about. */
+function realLocation(p: string): string {
   try {
-    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+    return realPath(p);
   } catch (error) {
-    if (isMissing(error)) return undefined;
+    if (error instanceof LinkLoopError) throw new ToolError("invalid_param", error.message);
     throw error;
   }
-}
-
-/** ENOENT: nothing there; ENOTDIR: a file stands where a folder was expected. */
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
-
-export function toSlashes(p: string): string {
-  return path.sep === "\\" ? p.replaceAll("\\", "/") : p;
 }

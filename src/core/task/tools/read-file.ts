@@ -6,7 +6,7 @@
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { assertNotIgnored } from "./ignored-path";
 import { param } from "./params";
 import { assertStillLandsAt, touchedPaths, type ResolvedToolPath } from "./paths";
 import { documentKind, extractDocumentText, noTextNote } from "./read-file-documents";

@@ -8,7 +8,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
-import { assertNotIgnored, ignoredRefusal } from "../../ignore/ignored-path-error";
+import { assertNotIgnored, ignoredRefusal } from "./ignored-path";
 import { describeSavedEdit } from "./edit-preview";
 import { param } from "./params";
 import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";

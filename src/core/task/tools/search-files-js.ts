@@ -9,7 +9,7 @@ import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { GitignoreChain } from "./list-files-gitignore";
 import { HEAVY_FOLDERS, isInsideHeavyFolder } from "./list-files-walk";
-import { isWithin } from "./paths";
+import { isWithin } from "../../util/real-paths";
 import type { SearchRequest } from "./search-files-rg";
 import { toJavaScriptRegExp } from "./search-files-regex";
 import type { SearchResults } from "./search-files-results";

@@ -3,7 +3,7 @@
  * JavaScript fallback), capped, and formatted grep-style: `12:` a match, `11-` its context.
  */
 import * as path from "node:path";
-import { isWithin } from "./paths";
+import { isWithin } from "../../util/real-paths";
 
 export const SEARCH_RESULT_LIMIT = 300;
 /** Longer lines (minified code) are cut: one line must not flood the answer. */

@@ -4,7 +4,7 @@
  * the same files; ignored files never show up either way.
  */
 import { stat } from "node:fs/promises";
-import { assertNotIgnored } from "../../ignore/ignored-path-error";
+import { assertNotIgnored } from "./ignored-path";
 import { param } from "./params";
 import { touchedPaths } from "./paths";
 import { searchWithJavaScript } from "./search-files-js";

@@ -8,6 +8,9 @@ import type { HostBridge, TerminalShell } from "../../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
 import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
+import type { PathGuard } from "../../ignore/path-guard";
+
+export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
 import type { ParamSpec, ParamValues } from "./params";
 
@@ -49,11 +52,6 @@ export interface ApprovalDecision {
   readonly feedback?: Feedback;
 }
 
-/** Which paths tools may touch: the ignore file (.tandemignore/.clineignore) and secret files. */
-export interface PathGuard {
-  /** True when tools must not read, write or list this path (the real guard also judges where its links lead). */
-  isIgnored(absolutePath: string): boolean;
-}
 
 export interface ToolContext {
   /** The workspace root: relative paths resolve against it. */

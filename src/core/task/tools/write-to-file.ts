@@ -7,7 +7,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
-import { assertNotIgnored, ignoredRefusal } from "../../ignore/ignored-path-error";
+import { assertNotIgnored, ignoredRefusal } from "./ignored-path";
 import { describeSavedEdit } from "./edit-preview";
 import { param } from "./params";
 import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";

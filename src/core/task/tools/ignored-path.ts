@@ -1,7 +1,8 @@
 /** The one wording tools use when they refuse an ignored path, so the model learns why. */
-import type { ResolvedToolPath } from "../task/tools/paths";
-import { ToolError, type PathGuard } from "../task/tools/types";
-import { looksLikeSecretFile } from "./secret-files";
+import type { PathGuard } from "../../ignore/path-guard";
+import { looksLikeSecretFile } from "../../ignore/secret-files";
+import type { ResolvedToolPath } from "./paths";
+import { ToolError } from "./types";
 
 /**
  * `absolutePath` is what is ignored; `linkedTo` (its display form) is given when the path the
