@@ -13,6 +13,7 @@ import { NodeHost } from "../../src/host/node/node-host";
 import type { ChatMessage } from "../../src/shared/messages";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+import { goOn } from "../support/go-on";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
 
 const SECRET = "sk-ant-very-secret-key-123";
@@ -62,14 +63,14 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
   }
 }
 
-/** Answers every question the task asks with yes, through the protocol, as the panel would. */
+/** Goes on at every question the task asks, through the protocol, as the panel would. */
 function approveThroughProtocol(): () => void {
   const answered = new Set<number>();
   const timer = setInterval(() => {
-    const last = session.controller.messages.at(-1);
-    if (last?.type === "ask" && !answered.has(last.ts) && session.controller.currentTask?.isAwaitingAnswer) {
-      answered.add(last.ts);
-      void send({ type: "askResponse", response: { type: "yes" } });
+    const question = session.controller.openQuestion;
+    if (question && !answered.has(question.id)) {
+      answered.add(question.id);
+      void send(goOn(question));
     }
   }, 2);
   return () => clearInterval(timer);
@@ -185,3 +186,4 @@ describe("WebviewSession", () => {
     expect(maxLong).toBeLessThanOrEqual(maxShort + 32);
   });
 });
+

@@ -4,6 +4,7 @@ import { ApiError, isApiError } from "../../api/errors";
 import type { ApiHandler, ApiMessage, ApiStream, ApiStreamUsageChunk, ContentBlock, ImageBlock } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { OpenQuestion } from "../../shared/protocol";
 import type { AgentSettings } from "../../shared/settings";
 import { IncrementalAssistantMessageParser } from "../assistant-message/incremental-parser";
 import { formatResponse } from "../prompts/responses";
@@ -90,7 +91,8 @@ export class Task {
     this.taskId = params.taskId;
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
-    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report);
+    const announce = (question: OpenQuestion | undefined) => params.listener.onQuestionChanged?.(question);
+    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report, announce);
     const streaming = { intervalMs: params.partialUpdateIntervalMs ?? 40, bytesPerSecond: SHOWN_BYTES_PER_SECOND };
     this.textThrottle = new Throttle(streaming, report);
     this.previewThrottle = new Throttle(streaming, report);
@@ -523,13 +525,14 @@ export class Task {
     return this.chat.ask(kind, text, extra);
   }
 
-  /** The Controller delivers the person's answer here. Returns false if nothing was being asked. */
-  handleAskResponse(response: AskResponse): boolean {
-    return this.chat.answer(response);
+  /** The Controller delivers the person's answer here. Returns false if question `questionId` is not open. */
+  answer(questionId: number, response: AskResponse): boolean {
+    return this.chat.answer(questionId, response);
   }
 
-  get isAwaitingAnswer(): boolean {
-    return this.chat.isAwaitingAnswer;
+  /** What the task waits for the person to answer, if anything. */
+  get openQuestion(): OpenQuestion | undefined {
+    return this.chat.openQuestion;
   }
 
   /** The context new_task handed over, once the task ended with it. */
