@@ -64,6 +64,57 @@ describe("ask buttons", () => {
   });
 });
 
+describe("the open question is the host's", () => {
+  const running = ask("command_output", 20, { text: "npm run dev is still running" });
+  const command = say("command", 10, { text: "npm run dev" });
+
+  it("keeps a running command's Proceed and Kill while its output streams, and typing answers that question", async () => {
+    const panel = renderPanel(runningWith(command, say("command_output", 11, { text: "ready on :3000" })));
+    panel.send({ type: "questionChanged", question: questionOf(running) });
+    panel.send({ type: "messageAdded", message: running });
+    panel.send({ type: "messageAdded", message: say("command_output", 21, { text: "GET / 200" }) });
+    panel.send({ type: "messageAdded", message: say("command_output", 22, { text: "GET /app.js 200" }) });
+    expect(screen.getByText("GET /app.js 200")).toBeInTheDocument();
+    expect(await shown("Proceed While Running")).toBeInTheDocument();
+    expect(await shown("Kill Command")).toBeInTheDocument();
+    await userEvent.type(messageBox(), "leave it running and add a test{Enter}");
+    expect(panel.posted()).toEqual([answer(20, "reply", { text: "leave it running and add a test", images: [] })]);
+    expect(screen.queryByLabelText("Queued messages")).toBeNull();
+  });
+
+  it("shows the question a reloaded panel's state carries, with rows after its own", async () => {
+    renderPanel({ ...runningWith(command, running, say("command_output", 21, { text: "GET / 200" })), question: questionOf(running) });
+    expect(await shown("Proceed While Running")).toBeInTheDocument();
+    expect(await shown("Kill Command")).toBeInTheDocument();
+  });
+
+  it("drops the buttons when the host says the question closed, and queues what is typed then", async () => {
+    const panel = renderPanel(asking(command, running));
+    expect(await shown("Kill Command")).toBeInTheDocument();
+    // The command ended first: the host takes the question back.
+    panel.send({ type: "questionChanged", question: undefined });
+    panel.send({ type: "messagesRemoved", timestamps: [20] });
+    expect(button("Proceed While Running")).toBeNull();
+    expect(button("Kill Command")).toBeNull();
+    await userEvent.type(messageBox(), "then run the tests{Enter}");
+    expect(panel.posted()).toEqual([]);
+    expect(within(screen.getByLabelText("Queued messages")).getByText("then run the tests")).toBeInTheDocument();
+  });
+
+  it("puts a refused answer's text back in the box and says why", async () => {
+    const panel = renderPanel(asking(command, running));
+    await userEvent.type(messageBox(), "also run the linter{Enter}");
+    const [sent] = panel.posted();
+    expect(messageBox()).toHaveValue("");
+    // The command ended while the answer was on its way: the host closed the question and refuses it.
+    panel.send({ type: "questionChanged", question: undefined });
+    panel.send({ type: "answerRefused", answer: sent?.type === "answer" ? sent.answer : expect.fail("no answer sent"), reason: "That question was already closed." });
+    expect(messageBox()).toHaveValue("also run the linter");
+    expect(screen.getByText("That question was already closed. What you wrote is back in the input box.")).toBeInTheDocument();
+    expect(panel.posted()).toHaveLength(1);
+  });
+});
+
 describe("the input box", () => {
   it("says ready when mounted", () => {
     const panel = renderPanel();
