@@ -1,7 +1,7 @@
 import type { ApiRequestInfo, AskKind, AskOutcome, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
 import type { OpenQuestion } from "../../shared/protocol";
 import type { MessageState } from "./message-state";
-import { openQuestion } from "./question-answers";
+import { questionFor } from "./question-answers";
 
 export interface SayExtra {
   partial?: boolean;
@@ -70,7 +70,7 @@ export class ChatChannel {
         const ts = last && replacesPreview ? last.ts : this.messages.nextTs();
         askTs = ts;
         // Open and announced before it is shown: a listener may answer synchronously while seeing it.
-        this.open = { question: openQuestion(ts, kind, extra.tool), resolve };
+        this.open = { question: questionFor(ts, kind, extra.tool), resolve };
         this.announce(this.open.question);
         if (replacesPreview) {
           this.messages.update(ts, (m) => Object.assign(m, { type: "ask", ask: kind, say: undefined, text, partial: false }, extra));

@@ -21,7 +21,7 @@ const ANSWERS: { readonly [K in AskKind]: readonly QuestionAnswers[K][] } = {
 const RESULT_COMMAND: readonly QuestionAnswers["command"][] = ["run", "skip", "reply"];
 
 /** The question asked in row `id`. `tool` is the row's: it tells a result's suggested command from others. */
-export function openQuestion(id: number, kind: AskKind, tool: ToolMessageInfo | undefined): OpenQuestion {
+export function questionFor(id: number, kind: AskKind, tool: ToolMessageInfo | undefined): OpenQuestion {
   if (kind === "command" && tool?.tool === "attempt_completion") return { id, kind, answers: RESULT_COMMAND };
   return { id, kind, answers: ANSWERS[kind] } as OpenQuestion;
 }

@@ -1,5 +1,5 @@
 /** Plain data the webview tests build host messages from. */
-import { openQuestion } from "../../../src/core/task/question-answers";
+import { questionFor } from "../../../src/core/task/question-answers";
 import type { AskKind, AskMessage, ChatMessage, SayKind, SayMessage } from "../../../src/shared/messages";
 import type { OpenQuestion, WebviewSettings, WebviewState } from "../../../src/shared/protocol";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
@@ -41,7 +41,7 @@ export function runningWith(...messages: ChatMessage[]): WebviewState {
 
 /** The question the host opens for an ask row, with the answers the host's own table gives it. */
 export function questionOf(row: AskMessage): OpenQuestion {
-  return openQuestion(row.ts, row.ask, row.tool);
+  return questionFor(row.ts, row.ask, row.tool);
 }
 
 /** A running task whose last row `row` asks its question, open. */
