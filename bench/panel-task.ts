@@ -1,7 +1,7 @@
 /**
  * One whole task as the VS Code panel runs it, for the benchmarks: the WebviewSession (so the
  * Controller, the Task and the real provider SDK) against a scripted model server. Every question
- * is answered "yes" through the protocol, as a person clicking in the panel would, and every post
+ * is answered with the answer that goes on (Approve, Accept, …) through the protocol, as a person clicking in the panel would, and every post
  * to the panel is counted in the bytes VS Code would serialise (JSON).
  * Not a benchmark itself (no `.bench.ts`): the benchmarks import it.
  */
@@ -14,6 +14,7 @@ import { NodeHost } from "../src/host/node/node-host";
 import type { ChatMessage } from "../src/shared/messages";
 import type { ToWebviewMessage } from "../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../src/shared/settings";
+import { goOn } from "../test/support/go-on";
 
 export interface PanelTaskOptions {
   /** The scripted model server's Anthropic base URL; its script must already hold the turns. */
@@ -40,17 +41,13 @@ export async function runPanelTask(options: PanelTaskOptions): Promise<PanelTask
   await secrets.setApiKey("anthropic", "bench-key");
   let posts = 0;
   let bytes = 0;
-  const answered = new Set<number>();
   const session: WebviewSession = new WebviewSession({
     post: (message) => {
       posts++;
       bytes += Buffer.byteLength(JSON.stringify(message));
       options.onPost?.(message);
-      const shown = message.type === "messageAdded" || message.type === "messageUpdated" ? message.message : undefined;
-      if (shown?.type === "ask" && !shown.partial && shown.outcome === undefined && !answered.has(shown.ts)) {
-        answered.add(shown.ts);
-        setImmediate(() => void session.handle({ type: "askResponse", response: { type: "yes" } }));
-      }
+      const { question } = message.type === "questionChanged" ? message : {};
+      if (question) setImmediate(() => void session.handle(goOn(question)));
     },
     host: new NodeHost(workspace),
     settings: new MemorySettingsStore(

@@ -13,8 +13,8 @@ export interface AnswererOptions {
   readonly yolo: boolean;
   /** `--resume`: the person already said to go on, perhaps with a message. */
   readonly resumeMessage?: string;
-  /** Delivers an answer (the Controller). */
-  answer(response: AskResponse): void;
+  /** Delivers the answer to the question asked in row `questionId` (the Controller). */
+  answer(questionId: number, response: AskResponse): void;
   /** Unattended, a tool or command was refused: the run stops there. */
   onRefused(message: AskMessage): void;
   /** Notes for the person (stderr). */
@@ -41,14 +41,15 @@ export class Answerer {
     if (message.outcome !== undefined) return this.endPrompt(message.ts);
     if (this.handled.has(message.ts)) return;
     this.handled.add(message.ts);
-    if (message.ask === "resume_task") return this.options.answer(this.takeResumeMessage() ?? { type: "yes" });
+    const answer = (response: AskResponse) => this.options.answer(message.ts, response);
+    if (message.ask === "resume_task") return answer(this.takeResumeMessage() ?? { type: "yes" });
     // A completed task reopens on its result's question: the --resume message is the reply to it.
     const reply = message.ask === "completion_result" ? this.takeResumeMessage() : undefined;
-    if (reply) return this.options.answer(reply);
+    if (reply) return answer(reply);
     if (this.options.screen) return void this.askPerson(this.options.screen, message);
     const response = unattendedAnswer(message, this.options.yolo, this.resultsCommandRuns);
     if (response === undefined) return;
-    this.options.answer(response);
+    answer(response);
     if (response.type === "no" && stopsTheTask(message)) this.options.onRefused(message);
   }
 
@@ -65,7 +66,7 @@ export class Answerer {
     try {
       const reply = await askOnTerminal(screen, message, stop.signal);
       if (reply === "wait") this.options.note("Waiting for the command to end (Ctrl-C cancels the task).");
-      else this.options.answer(reply);
+      else this.options.answer(message.ts, reply);
     } catch (error) {
       if (!stop.signal.aborted) throw error;
     } finally {

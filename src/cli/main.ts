@@ -82,7 +82,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
     screen,
     yolo: cli.yolo,
     resumeMessage: cli.action.kind === "resume" ? cli.action.message : undefined,
-    answer: (response) => controller.answer(response),
+    answer: (questionId, response) => controller.answer(questionId, response),
     note,
     onRefused: (message) => {
       refused ??= message;

@@ -8,8 +8,12 @@
  * per streamed chunk therefore do not grow with the length of the task; and while a message streams,
  * its growing text or file goes as `messageStreamed` (what arrived), not whole, so they do not grow
  * with the length of the message either.
+ *
+ * What the person is being asked is the host's to say (`question`): it is announced when it opens
+ * and when it closes, and the panel offers exactly the answers it lists. An answer names the
+ * question it answers, so one that arrives after its question closed is refused, not misapplied.
  */
-import type { AskResponse, ChatMessage } from "./messages";
+import type { AskKind, ChatMessage } from "./messages";
 import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 
@@ -80,9 +84,53 @@ export interface WebviewSettings {
   contextWindow: number;
 }
 
+/**
+ * The answers each kind of question takes. Each name but `reply` is a button's meaning; `reply` is a
+ * typed message (text and images) that answers it: feedback on a rejected edit, the answer to a
+ * followup, guidance after mistakes, a message to a command left running.
+ */
+export interface QuestionAnswers {
+  /** The model's own options are on the row; picking one replies with its text. */
+  followup: "reply";
+  tool: "approve" | "reject" | "reply";
+  /** The command a result suggests is optional: `skip` instead of `reject`. */
+  command: "run" | "reject" | "skip" | "reply";
+  /** A command still running: leave it running in the background, or stop it. */
+  command_output: "proceed" | "kill" | "reply";
+  completion_result: "accept" | "reply";
+  /** No reply: what was typed waits in the queue for the next question. */
+  api_req_failed: "retry" | "stop";
+  mistake_limit_reached: "proceed" | "stop" | "reply";
+  new_task: "accept" | "decline" | "reply";
+  resume_task: "resume" | "reply";
+}
+
+export type AnswerChoice = QuestionAnswers[AskKind];
+
+interface QuestionOf<K extends AskKind> {
+  /** The timestamp of the row that asks it (a row asks at most once): answers name it. */
+  readonly id: number;
+  readonly kind: K;
+  /** What the question takes, in the order the panel offers them. */
+  readonly answers: readonly QuestionAnswers[K][];
+}
+
+/** The question the task waits on; at most one is open at a time. */
+export type OpenQuestion = { [K in AskKind]: QuestionOf<K> }[AskKind];
+
+/** The person's answer to question `questionId`. Text and images are the reply, or feedback given with a choice. */
+export interface QuestionAnswer {
+  readonly questionId: number;
+  readonly choice: AnswerChoice;
+  readonly text?: string;
+  readonly images?: readonly string[];
+}
+
 export interface WebviewState {
   task: TaskSummary | undefined;
   messages: readonly ChatMessage[];
+  /** What the person is being asked now, if anything. */
+  question: OpenQuestion | undefined;
   /** True while the task is running (requests in flight or waiting for an answer). */
   running: boolean;
   settings: WebviewSettings;
@@ -111,6 +159,10 @@ export type ToWebviewMessage =
   | { readonly type: "messagesRemoved"; timestamps: readonly number[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }
+  /** A question opened (before its row is shown) or closed: answered, withdrawn, or ended with the task. */
+  | { readonly type: "questionChanged"; question: OpenQuestion | undefined }
+  /** An answer the host did not deliver (its question had closed); the panel keeps what was typed. */
+  | { readonly type: "answerRefused"; answer: QuestionAnswer; reason: string }
   | { readonly type: "settingsChanged"; settings: WebviewSettings }
   | { readonly type: "historyChanged"; history: readonly HistoryItem[] }
   /**
@@ -129,7 +181,7 @@ export type ToWebviewMessage =
 export type FromWebviewMessage =
   | { readonly type: "ready" }
   | { readonly type: "newTask"; text: string; images: readonly string[] }
-  | { readonly type: "askResponse"; response: AskResponse }
+  | { readonly type: "answer"; answer: QuestionAnswer }
   | { readonly type: "cancelTask" }
   | { readonly type: "clearTask" }
   | { readonly type: "resumeTask"; id: string }

@@ -12,7 +12,7 @@ import { MemorySecretStore, MemorySettingsStore } from "../../src/core/controlle
 import { WebviewSession } from "../../src/core/controller/webview-session";
 import { NodeHost } from "../../src/host/node/node-host";
 import type { AskMessage } from "../../src/shared/messages";
-import type { FromWebviewMessage, HistoryItem, ToWebviewMessage } from "../../src/shared/protocol";
+import type { AnswerChoice, FromWebviewMessage, HistoryItem, ToWebviewMessage } from "../../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
 import { ExtensionStore } from "../../webview-ui/src/state/extension-store";
 import { historyProblems } from "../support/history-checks";
@@ -69,12 +69,15 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5_000):
 
 /** The open question, once the task asks one. */
 async function openAsk(kind: AskMessage["ask"]): Promise<AskMessage> {
-  await until(() => {
-    const last = messages().at(-1);
-    return last?.type === "ask" && last.ask === kind && session.controller.currentTask?.isAwaitingAnswer === true;
-  }, `a "${kind}" question`);
-  return messages().at(-1) as AskMessage;
+  await until(() => session.controller.openQuestion?.kind === kind, `a "${kind}" question`);
+  return messages().find((m) => m.ts === session.controller.openQuestion?.id) as AskMessage;
 }
+
+/** The person's answer to the open question, as the panel sends it. */
+const answer = (choice: AnswerChoice, text?: string): FromWebviewMessage => ({
+  type: "answer",
+  answer: { questionId: session.controller.openQuestion?.id ?? -1, choice, ...(text ? { text } : {}) },
+});
 
 const said = (kind: string) => messages().filter((m) => m.type === "say" && m.say === kind);
 const asked = (kind: string) => messages().filter((m) => m.type === "ask" && m.ask === kind);
@@ -88,11 +91,11 @@ async function finishedTask(): Promise<string> {
 
 describe("a task that finished, opened again from History", () => {
   it.each([
-    ["the person went to History with the result on screen", [] as FromWebviewMessage[]],
-    ["the person pressed Start New Task", [{ type: "askResponse", response: { type: "no" } }, { type: "clearTask" }] as FromWebviewMessage[]],
+    ["the person went to History with the result on screen", (): FromWebviewMessage[] => []],
+    ["the person pressed Start New Task", (): FromWebviewMessage[] => [answer("accept"), { type: "clearTask" }]],
   ])("shows as completed when %s", async (_how, before) => {
     const id = await finishedTask();
-    for (const message of before) await send(message);
+    for (const message of before()) await send(message);
     await send({ type: "resumeTask", id });
     await openAsk("completion_result");
     expect(said("info").map((m) => m.text)).not.toContain("Task cancelled.");
@@ -115,7 +118,7 @@ describe("a task that finished, opened again from History", () => {
     await until(() => entry(id)?.tokensOut === 20, "History holding the totals");
     expect(entry(id)).toMatchObject({ tokensIn: 300, tokensOut: 20, cacheReads: 5_000, cacheWrites: 700, status: "completed" });
     server.enqueue({ text: "Adding it.", chunkSize: 2, delayMs: 20 }, done);
-    await send({ type: "askResponse", response: { type: "message", text: "Add a title." } });
+    await send(answer("reply", "Add a title."));
     await until(() => entry(id)?.status === "running", "History saying running");
     await openAsk("completion_result");
     await until(() => entry(id)?.status === "completed", "History saying completed again");
@@ -134,7 +137,7 @@ describe("a task that finished, opened again from History", () => {
     await send({ type: "resumeTask", id });
     await openAsk("completion_result");
     server.enqueue(done);
-    await send({ type: "askResponse", response: { type: "message", text: "Also add a summary." } });
+    await send(answer("reply", "Also add a summary."));
     await openAsk("completion_result");
     expect(server.requests).toHaveLength(2);
     const sent = JSON.stringify(server.requests[1]?.body.messages);
@@ -183,7 +186,7 @@ describe("token and cost totals", () => {
     await send({ type: "newTask", text: "Look around", images: [] });
     const id = session.controller.currentTask?.taskId ?? "";
     await openAsk("api_req_failed");
-    await send({ type: "askResponse", response: { type: "no" } });
+    await send(answer("stop"));
     await session.controller.waitForTask();
     expect(entry(id)).toMatchObject({ tokensIn: 1_000, tokensOut: 50, status: "failed" });
     const startedAt = entry(id)?.startedAt;

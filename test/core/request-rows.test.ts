@@ -34,7 +34,7 @@ describe.each(["anthropic", "openai"] as const)("a failing request (%s)", (provi
     expect(row?.outcome).toBe("failed");
     expect(row?.keyRefused).toBe(true);
     expect(count(row?.error ?? "", "401")).toBe(1);
-    h.controller.answer({ type: "no" });
+    h.controller.answer(ask.ts, { type: "no" });
     expect(await h.finished()).toBe("failed");
     expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("failed");
   });
@@ -43,14 +43,14 @@ describe.each(["anthropic", "openai"] as const)("a failing request (%s)", (provi
     const fault = { kind: "fault", fault: "server_error" } as const;
     const h = await open({ provider, turns: [fault, fault, fault, fault], settings: { requestRetries: 3 } });
     await h.start("Do it");
-    await h.waitForAsk("api_req_failed");
+    const ask = await h.waitForAsk("api_req_failed");
     const retries = retryRows(h);
     expect(retries.map((m) => m.retry?.attempt)).toEqual([1, 2, 3]);
     expect(retries.map((m) => m.retry?.outcome)).toEqual(["retried", "retried", "retried"]);
     expect(requestRows(h)).toHaveLength(1);
     expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("failed");
     expect(requestRows(h)[0]?.apiRequest?.keyRefused).toBeUndefined();
-    h.controller.answer({ type: "no" });
+    h.controller.answer(ask.ts, { type: "no" });
     expect(await h.finished()).toBe("failed");
   });
 
@@ -67,11 +67,11 @@ describe.each(["anthropic", "openai"] as const)("a failing request (%s)", (provi
     const fault = { kind: "fault", fault: "server_error" } as const;
     const h = await open({ provider, turns: [fault, fault, completion], settings: { requestRetries: 1 } });
     await h.start("Do it");
-    await h.waitForAsk("api_req_failed");
+    const failed = await h.waitForAsk("api_req_failed");
     expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("failed");
-    h.controller.answer({ type: "yes" });
-    await h.waitForAsk("completion_result");
-    h.controller.answer({ type: "yes" });
+    h.controller.answer(failed.ts, { type: "yes" });
+    const result = await h.waitForAsk("completion_result");
+    h.controller.answer(result.ts, { type: "yes" });
     expect(await h.finished()).toBe("completed");
     expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("completed");
     expect(requestRows(h)[0]?.apiRequest?.error).toBeUndefined();

@@ -15,6 +15,7 @@ import type { ChatMessage } from "../../src/shared/messages";
 import type { ToWebviewMessage } from "../../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, DEFAULT_AUTO_APPROVAL } from "../../src/shared/settings";
 import { ExtensionStore } from "../../webview-ui/src/state/extension-store";
+import { goOn } from "../support/go-on";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
 
 const done = { text: "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>" };
@@ -37,19 +38,15 @@ beforeEach(async () => {
   onPost = () => {};
   const secrets = new MemorySecretStore();
   await secrets.setApiKey("anthropic", "test-key");
-  const answered = new Set<number>();
   session = new WebviewSession({
     post: (live) => {
       const message = structuredClone(live);
       posted.push(message);
       page.apply(message);
       onPost(message);
-      // The person clicks "yes" on every question, through the protocol.
-      const shown = message.type === "messageAdded" || message.type === "messageUpdated" ? message.message : undefined;
-      if (shown?.type === "ask" && !shown.partial && shown.outcome === undefined && !answered.has(shown.ts)) {
-        answered.add(shown.ts);
-        setImmediate(() => void session.handle({ type: "askResponse", response: { type: "yes" } }));
-      }
+      // The person goes on at every question, through the protocol.
+      const { question } = message.type === "questionChanged" ? message : {};
+      if (question) setImmediate(() => void session.handle(goOn(question)));
     },
     host: new NodeHost(workspace),
     settings: new MemorySettingsStore(

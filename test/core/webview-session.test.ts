@@ -13,6 +13,8 @@ import { NodeHost } from "../../src/host/node/node-host";
 import type { ChatMessage } from "../../src/shared/messages";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+import { ExtensionStore } from "../../webview-ui/src/state/extension-store";
+import { goOn } from "../support/go-on";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
 
 const SECRET = "sk-ant-very-secret-key-123";
@@ -62,14 +64,14 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
   }
 }
 
-/** Answers every question the task asks with yes, through the protocol, as the panel would. */
+/** Goes on at every question the task asks, through the protocol, as the panel would. */
 function approveThroughProtocol(): () => void {
   const answered = new Set<number>();
   const timer = setInterval(() => {
-    const last = session.controller.messages.at(-1);
-    if (last?.type === "ask" && !answered.has(last.ts) && session.controller.currentTask?.isAwaitingAnswer) {
-      answered.add(last.ts);
-      void send({ type: "askResponse", response: { type: "yes" } });
+    const question = session.controller.openQuestion;
+    if (question && !answered.has(question.id)) {
+      answered.add(question.id);
+      void send(goOn(question));
     }
   }, 2);
   return () => clearInterval(timer);
@@ -185,3 +187,71 @@ describe("WebviewSession", () => {
     expect(maxLong).toBeLessThanOrEqual(maxShort + 32);
   });
 });
+
+describe("the open question", () => {
+  const followup = { text: "<ask_followup_question>\n<question>Tabs or spaces?</question>\n</ask_followup_question>" };
+  const refusals = () => ofType("answerRefused");
+
+  it("is announced when it opens and closes, is in the state of a page that loads, and takes only answers naming it", async () => {
+    await secrets.setApiKey("anthropic", SECRET);
+    server.enqueue(followup, done);
+    await send({ type: "newTask", text: "Format it", images: [] });
+    await until(() => session.controller.openQuestion?.kind === "followup");
+    const question = session.controller.openQuestion;
+    const id = question?.id ?? -1;
+    expect(question).toEqual({ id, kind: "followup", answers: ["reply"] });
+    expect(ofType("questionChanged").at(-1)?.question).toEqual(question);
+    await send({ type: "ready" });
+    expect(ofType("state").at(-1)?.state.question).toEqual(question);
+
+    // Another question's answer, or one this question does not take: handed back, the question still open.
+    await send({ type: "answer", answer: { questionId: id - 1, choice: "reply", text: "tabs" } });
+    await send({ type: "answer", answer: { questionId: id, choice: "approve" } });
+    expect(refusals().map((r) => [r.answer.text, r.reason])).toEqual([
+      ["tabs", "That question was already closed; Tandem now asks something else."],
+      [undefined, '"approve" is not an answer to this question.'],
+    ]);
+    expect(session.controller.openQuestion).toEqual(question);
+
+    await send({ type: "answer", answer: { questionId: id, choice: "reply", text: "tabs" } });
+    expect(ofType("questionChanged").at(-1)?.question?.id).not.toBe(id);
+    // The same answer again, now late: refused, not applied to whatever is asked next.
+    await send({ type: "answer", answer: { questionId: id, choice: "reply", text: "tabs" } });
+    expect(refusals()).toHaveLength(3);
+    const stop = approveThroughProtocol();
+    expect(await session.controller.waitForTask()).toBe("completed");
+    stop();
+    expect(JSON.stringify(server.requests[1]?.body.messages)).toContain("tabs");
+    // Delivered once: the late copy showed nothing.
+    expect(session.controller.messages.filter((m) => m.type === "say" && m.say === "user_feedback")).toHaveLength(1);
+    expect(ofType("questionChanged").at(-1)?.question).toBeUndefined();
+  });
+
+  it("stays open while a running command's output streams, and is announced closed when the command ends first", async () => {
+    await secrets.setApiKey("anthropic", SECRET);
+    const command = "echo started; sleep 3.4; echo still going; sleep 0.6; echo done";
+    server.enqueue({ text: `<execute_command>\n<command>${command}</command>\n</execute_command>` }, done);
+    const page = new ExtensionStore();
+    const replay = posted.length;
+    await send({ type: "newTask", text: "Run it", images: [] });
+    await until(() => session.controller.openQuestion?.kind === "command");
+    await send({ type: "answer", answer: { questionId: session.controller.openQuestion?.id ?? -1, choice: "run" } });
+    await until(() => session.controller.openQuestion?.kind === "command_output", 8_000);
+    const running = session.controller.openQuestion;
+    const id = running?.id ?? -1;
+    expect(running?.answers).toEqual(["proceed", "kill", "reply"]);
+    await until(() => session.controller.messages.some((m) => m.ts > id && m.text?.includes("still going")), 5_000);
+    for (const message of posted.slice(replay)) if (message.type !== "taskChanged" || message.task) page.apply(message);
+    // Output after the question is in the panel, and the panel still holds the question the host asks.
+    expect(page.getState().question).toEqual(running);
+    await until(() => session.controller.openQuestion === undefined, 5_000);
+    expect(ofType("questionChanged").at(-1)?.question).toBeUndefined();
+    // An answer typed just before the command ended arrives late: refused and handed back.
+    await send({ type: "answer", answer: { questionId: id, choice: "reply", text: "and then lint" } });
+    expect(refusals().at(-1)).toMatchObject({ answer: { text: "and then lint" }, reason: "That question was already closed." });
+    const stop = approveThroughProtocol();
+    expect(await session.controller.waitForTask()).toBe("completed");
+    stop();
+  }, 20_000);
+});
+

@@ -59,7 +59,7 @@ export async function runStorageTask(options: StorageTaskOptions): Promise<{ out
   const hear = (message: ChatMessage) => {
     if (message.type !== "ask" || message.partial || answered.has(message.ts)) return;
     answered.add(message.ts);
-    queueMicrotask(() => task.handleAskResponse({ type: "yes" }));
+    queueMicrotask(() => task.answer(message.ts, { type: "yes" }));
   };
   const extra = options.listener ?? {};
   const task: Task = new Task({

@@ -88,7 +88,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
         waiter.resolve(copy as AskMessage);
       }
       const response = options.answer?.(message);
-      if (response) queueMicrotask(() => controller.answer(response));
+      if (response) queueMicrotask(() => controller.answer(message.ts, response));
     }
   };
 
@@ -146,7 +146,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
     apiHistory: () => structuredClone(controller.currentTask?.messages.apiHistory ?? []),
     waitForAsk(kind, timeoutMs = 5_000) {
-      const open = controller.currentTask?.isAwaitingAnswer ? asks.findLast((a) => a.ask === kind) : undefined;
+      const question = controller.openQuestion;
+      const open = question?.kind === kind ? asks.find((a) => a.ts === question.id) : undefined;
       if (open) return Promise.resolve(open);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no "${kind}" question within ${timeoutMs} ms`)), timeoutMs);

@@ -4,7 +4,7 @@ import type { ApiConfiguration } from "../../api";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
-import type { HistoryItem, TaskStatus } from "../../shared/protocol";
+import type { HistoryItem, OpenQuestion, TaskStatus } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
@@ -58,7 +58,7 @@ export class Controller {
   private apiConfiguration: ApiConfiguration;
   private task: Task | undefined;
   private taskDone: Promise<TaskOutcome> | undefined;
-  /** The person's latest answer and the question it answered (see showsResult). */
+  /** The person's latest answer and the question (its row) it answered (see showsResult). */
   private lastAnswer: { ts: number; response: AskResponse } | undefined;
   /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
   private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
@@ -199,6 +199,7 @@ export class Controller {
       },
       onMessagesRemoved: (timestamps) => listener.onMessagesRemoved(timestamps),
       onMessagesLoaded: (messages) => listener.onMessagesLoaded?.(messages),
+      onQuestionChanged: (question) => listener.onQuestionChanged?.(question),
     };
   }
 
@@ -211,15 +212,18 @@ export class Controller {
     this.options.listener.onHistoryChanged?.();
   }
 
+  /** What the current task waits for the person to answer, if anything. */
+  get openQuestion(): OpenQuestion | undefined {
+    return this.task?.openQuestion;
+  }
+
   /**
-   * The person's answer to the pending question. Returns false when nothing was being asked
-   * (the UI keeps such a message queued until the task asks).
+   * The person's answer to question `questionId`. Returns false when that question is not open
+   * (answered already, withdrawn, or of a task that is gone): the answer was not delivered.
    */
-  answer(response: AskResponse): boolean {
-    const task = this.task;
-    const question = task?.isAwaitingAnswer ? task.messages.chatMessages.at(-1) : undefined;
-    const taken = task?.handleAskResponse(response) ?? false;
-    if (taken && question) this.lastAnswer = { ts: question.ts, response };
+  answer(questionId: number, response: AskResponse): boolean {
+    const taken = this.task?.answer(questionId, response) ?? false;
+    if (taken) this.lastAnswer = { ts: questionId, response };
     return taken;
   }
 
@@ -243,12 +247,13 @@ export class Controller {
   private async acceptShownResult(task: Task): Promise<boolean> {
     if (!this.showsResult(task)) return false;
     while (!task.isFinished) {
-      if (task.isAwaitingAnswer) {
+      const question = task.openQuestion;
+      if (question) {
         if (!this.showsResult(task)) return false;
-        this.answer({ type: "no" });
+        this.answer(question.id, { type: "no" });
       }
       // The next question opens, or the task ends, a few microtasks later.
-      await pWaitFor(() => task.isAwaitingAnswer || task.isFinished, { interval: 5 });
+      await pWaitFor(() => task.openQuestion !== undefined || task.isFinished, { interval: 5 });
     }
     return true;
   }
@@ -256,12 +261,12 @@ export class Controller {
   /** The result is accepted and the task finishing, or it is on screen, waiting for the person or just answered without a reply. */
   private showsResult(task: Task): boolean {
     if (task.state.taskEnd) return task.state.taskEnd.kind === "completed";
+    const open = task.openQuestion;
+    if (open) return isResultQuestion(task.messages.find(open.id));
     const last = task.messages.chatMessages.at(-1);
-    const resultQuestion = last?.type === "ask" && (last.ask === "completion_result" || (last.ask === "command" && last.tool?.tool === "attempt_completion"));
-    if (!last || !resultQuestion) return false;
-    if (task.isAwaitingAnswer) return true;
     const answered = this.lastAnswer;
-    return answered?.ts === last.ts && !answered.response.text?.trim() && !answered.response.images?.length;
+    if (!answered || !isResultQuestion(last) || answered.ts !== last?.ts) return false;
+    return !answered.response.text?.trim() && !answered.response.images?.length;
   }
 
   /** Ends the current task (if any) and empties the chat. */
@@ -294,6 +299,11 @@ export class Controller {
   get messages(): readonly ChatMessage[] {
     return this.task?.messages.chatMessages ?? [];
   }
+}
+
+/** The result's question, or the question whether to run the command it suggests. */
+function isResultQuestion(message: ChatMessage | undefined): boolean {
+  return message?.type === "ask" && (message.ask === "completion_result" || (message.ask === "command" && message.tool?.tool === "attempt_completion"));
 }
 
 /** What a chat message changes in the History entry beyond its totals; undefined when nothing. */

@@ -4,8 +4,19 @@ import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ChatMessage } from "../../shared/messages";
 import { PROVIDER_IDS } from "../../shared/providers";
-import type { ApiSettings, FromWebviewMessage, PanelView, ProviderId, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
+import type {
+  ApiSettings,
+  FromWebviewMessage,
+  OpenQuestion,
+  PanelView,
+  ProviderId,
+  QuestionAnswer,
+  TaskSummary,
+  ToWebviewMessage,
+  WebviewSettings,
+} from "../../shared/protocol";
 import { TaskHistory } from "../storage/task-history";
+import { responseTo } from "../task/question-answers";
 import type { TaskOutcome } from "../task";
 import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
@@ -79,9 +90,8 @@ export class WebviewSession implements ControllerListener {
         return this.postState();
       case "newTask":
         return this.newTask(message.text, [...message.images]);
-      case "askResponse":
-        if (!this.controller.answer(message.response)) this.notice("warning", "Tandem is not waiting for an answer right now.");
-        return;
+      case "answer":
+        return this.answer(message.answer);
       case "cancelTask":
         return this.cancelTask();
       case "clearTask":
@@ -139,6 +149,18 @@ export class WebviewSession implements ControllerListener {
     await this.controller.cancelTask();
   }
 
+  /** Delivers an answer to the question it names, or hands it back: it is never applied to another. */
+  private answer(answer: QuestionAnswer): void {
+    const question = this.controller.openQuestion;
+    if (question?.id !== answer.questionId) {
+      const reason = question ? "That question was already closed; Tandem now asks something else." : "That question was already closed.";
+      return this.deps.post({ type: "answerRefused", answer, reason });
+    }
+    const response = responseTo(question, answer);
+    if ("refused" in response) return this.deps.post({ type: "answerRefused", answer, reason: response.refused });
+    this.controller.answer(question.id, response);
+  }
+
   showView(view: PanelView): void {
     this.deps.post({ type: "showView", view });
     if (view === "history") void this.postHistory();
@@ -170,6 +192,10 @@ export class WebviewSession implements ControllerListener {
 
   onMessagesLoaded(): void {
     void this.postState();
+  }
+
+  onQuestionChanged(question: OpenQuestion | undefined): void {
+    this.deps.post({ type: "questionChanged", question });
   }
 
   onMessageUpdated(message: ChatMessage): void {
@@ -210,7 +236,8 @@ export class WebviewSession implements ControllerListener {
     const history = await this.history.list();
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
-    this.deps.post({ type: "state", state: { task: this.taskSummary, messages, running: this.running, settings, history } });
+    const question = this.controller.openQuestion;
+    this.deps.post({ type: "state", state: { task: this.taskSummary, messages, question, running: this.running, settings, history } });
   }
 
   private async postSettings(): Promise<void> {

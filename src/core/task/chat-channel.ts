@@ -1,5 +1,7 @@
 import type { ApiRequestInfo, AskKind, AskOutcome, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { OpenQuestion } from "../../shared/protocol";
 import type { MessageState } from "./message-state";
+import { questionFor } from "./question-answers";
 
 export interface SayExtra {
   partial?: boolean;
@@ -20,17 +22,19 @@ export interface AskExtra {
 
 /**
  * The Task's two mouths: `say` reports, `ask` waits for the person. At most one question is open
- * at a time; its promise resolves when the Controller delivers the answer, when the task is
- * cancelled ("no"), or when the asker withdraws it. Every change happens under the state lock.
+ * at a time, and this is its one owner: it is announced when it opens and when it closes. Its
+ * promise resolves when the Controller delivers an answer naming it, when the task is cancelled
+ * ("no"), or when the asker withdraws it. Every change of the chat happens under the state lock.
  */
 export class ChatChannel {
-  private pendingAsk: { ts: number; resolve: (response: AskResponse) => void } | undefined;
+  private open: { question: OpenQuestion; resolve: (response: AskResponse) => void } | undefined;
 
   constructor(
     private readonly messages: MessageState,
     private readonly withStateLock: <T>(fn: () => T) => Promise<T>,
     private readonly isAborted: () => boolean,
     private readonly reportError: (error: unknown) => void,
+    private readonly announce: (question: OpenQuestion | undefined) => void,
   ) {}
 
   say(kind: SayKind, text?: string, extra: SayExtra = {}): Promise<number> {
@@ -59,14 +63,15 @@ export class ChatChannel {
     const answer = new Promise<AskResponse>((resolve) => {
       this.withStateLock(() => {
         if (this.isAborted()) return resolve({ type: "no" });
-        if (this.pendingAsk) throw new Error(`Tandem asked "${kind}" while another question was still open`);
+        if (this.open) throw new Error(`Tandem asked "${kind}" while another question was still open`);
         const last = this.messages.lastMessage;
         // A streamed tool preview becomes the approval question in place.
         const replacesPreview = last?.partial && last.type === "say" && last.say === "tool" && kind === "tool";
         const ts = last && replacesPreview ? last.ts : this.messages.nextTs();
         askTs = ts;
-        // Open before it is shown: a listener may answer synchronously while seeing it.
-        this.pendingAsk = { ts, resolve };
+        // Open and announced before it is shown: a listener may answer synchronously while seeing it.
+        this.open = { question: questionFor(ts, kind, extra.tool), resolve };
+        this.announce(this.open.question);
         if (replacesPreview) {
           this.messages.update(ts, (m) => Object.assign(m, { type: "ask", ask: kind, say: undefined, text, partial: false }, extra));
         } else {
@@ -84,13 +89,14 @@ export class ChatChannel {
     return answer.finally(() => withdraw.removeEventListener("abort", onWithdraw));
   }
 
-  /** Delivers the person's answer. Returns false if nothing was being asked. */
-  answer(response: AskResponse): boolean {
+  /** Delivers the person's answer to question `questionId`. Returns false if that question is not the open one. */
+  answer(questionId: number, response: AskResponse): boolean {
+    if (this.open?.question.id !== questionId) return false;
     return this.close(response, response.type);
   }
 
-  get isAwaitingAnswer(): boolean {
-    return this.pendingAsk !== undefined;
+  get openQuestion(): OpenQuestion | undefined {
+    return this.open?.question;
   }
 
   /**
@@ -103,13 +109,14 @@ export class ChatChannel {
 
   /** Resolves the open question and records on its row how it ended (the row says "rejected", say). */
   private close(response: AskResponse, outcome: AskOutcome | undefined): boolean {
-    const pending = this.pendingAsk;
+    const pending = this.open;
     if (!pending) return false;
-    this.pendingAsk = undefined;
+    this.open = undefined;
+    this.announce(undefined);
     pending.resolve(response);
     if (outcome === undefined) return true;
     this.withStateLock(() => {
-      this.messages.update(pending.ts, (m) => {
+      this.messages.update(pending.question.id, (m) => {
         if (m.type === "ask") m.outcome = outcome;
       });
     }).catch(this.reportError);
@@ -119,10 +126,11 @@ export class ChatChannel {
   /** Takes back a question nobody answered: it leaves the chat and its promise resolves "no". */
   private async withdraw(ts: number | undefined): Promise<void> {
     await this.withStateLock(() => {
-      const pending = this.pendingAsk;
-      if (!pending || pending.ts !== ts) return;
-      this.pendingAsk = undefined;
-      this.messages.remove([pending.ts]);
+      const pending = this.open;
+      if (!pending || pending.question.id !== ts) return;
+      this.open = undefined;
+      this.announce(undefined);
+      this.messages.remove([pending.question.id]);
       pending.resolve({ type: "no" });
     });
   }

@@ -2,6 +2,7 @@ import { Mutex } from "async-mutex";
 import { ApiError, isApiError } from "../../api/errors";
 import type { ApiMessage, ApiStream, ContentBlock } from "../../api/types";
 import type { AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { OpenQuestion } from "../../shared/protocol";
 import { IncrementalAssistantMessageParser } from "../assistant-message/incremental-parser";
 import { formatResponse } from "../prompts/responses";
 import { AnswerAssembler } from "./answer-assembler";
@@ -59,7 +60,8 @@ export class Task {
     this.taskId = params.taskId;
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
-    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report);
+    const announce = (question: OpenQuestion | undefined) => params.listener.onQuestionChanged?.(question);
+    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report, announce);
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
     this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
@@ -356,13 +358,14 @@ export class Task {
     return this.chat.ask(kind, text, extra);
   }
 
-  /** The Controller delivers the person's answer here. Returns false if nothing was being asked. */
-  handleAskResponse(response: AskResponse): boolean {
-    return this.chat.answer(response);
+  /** The Controller delivers the person's answer here. Returns false if question `questionId` is not open. */
+  answer(questionId: number, response: AskResponse): boolean {
+    return this.chat.answer(questionId, response);
   }
 
-  get isAwaitingAnswer(): boolean {
-    return this.chat.isAwaitingAnswer;
+  /** What the task waits for the person to answer, if anything. */
+  get openQuestion(): OpenQuestion | undefined {
+    return this.chat.openQuestion;
   }
 
   /** The context new_task handed over, once the task ended with it. */

@@ -1,5 +1,6 @@
 import type { ApiMessage, ContentBlock } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
+import type { OpenQuestion } from "../../shared/protocol";
 import type { HistoryJournal } from "../storage/journal";
 import type { TaskStorage } from "../storage/task-storage";
 
@@ -10,6 +11,8 @@ export interface ChatListener {
   onMessagesRemoved(timestamps: readonly number[]): void;
   /** A saved chat was loaded in one go (a resumed task). */
   onMessagesLoaded?(messages: readonly ChatMessage[]): void;
+  /** A question opened (announced before its row is shown) or closed (undefined). */
+  onQuestionChanged?(question: OpenQuestion | undefined): void;
 }
 
 /**

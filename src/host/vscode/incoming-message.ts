@@ -8,7 +8,7 @@ import type { FromWebviewMessage } from "../../shared/protocol";
 const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   ready: true,
   newTask: true,
-  askResponse: true,
+  answer: true,
   cancelTask: true,
   clearTask: true,
   resumeTask: true,

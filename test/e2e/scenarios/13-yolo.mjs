@@ -11,7 +11,7 @@ export const description = "YOLO on from the panel: read, edit, command and comp
 
 const FILE = "counter.txt";
 const RESULT = "Bumped the counter and checked it.";
-/** The buttons that ask for permission. (A running command may offer "Proceed While Running": not a permission.) */
+/** The buttons that ask for permission. (A running command may offer "Proceed While Running" and "Kill Command": not permissions.) */
 const APPROVALS = /^(Approve|Run|Reject|Save)$/;
 
 /** @param {import("../lib/harness.mjs").Harness} t */

@@ -1,23 +1,17 @@
 import { VscodeButton } from "../components/vscode-elements";
-import type { AskMessage } from "../../../src/shared/messages";
+import type { OpenQuestion } from "../../../src/shared/protocol";
+import { useChatMessage } from "../use-extension-state";
 import { askButtons, type AskAction } from "./ask-buttons";
 
-/** The buttons of the open ask; disabled while the ask is still streaming. */
-export function AskButtons({ ask, onPress }: { ask: AskMessage; onPress: (action: AskAction) => void }) {
-  const buttons = askButtons(ask);
+/** The buttons of the open question: the answers the host lists for it. */
+export function AskButtons({ question, onPress }: { question: OpenQuestion; onPress: (action: AskAction) => void }) {
+  const row = useChatMessage(question.id);
+  const buttons = askButtons(question, row?.options);
   if (buttons.length === 0) return null;
-  const disabled = Boolean(ask.partial);
   return (
-    <div className={`ask-buttons${ask.ask === "followup" ? " options" : ""}`} role="group" aria-label="Answer">
+    <div className={`ask-buttons${question.kind === "followup" ? " options" : ""}`} role="group" aria-label="Answer">
       {buttons.map((button, i) => (
-        <VscodeButton
-          key={i}
-          secondary={!button.primary}
-          disabled={disabled}
-          onClick={() => {
-            if (!disabled) onPress(button.action);
-          }}
-        >
+        <VscodeButton key={i} secondary={!button.primary} onClick={() => onPress(button.action)}>
           {button.label}
         </VscodeButton>
       ))}

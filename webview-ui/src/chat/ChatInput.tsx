@@ -20,7 +20,7 @@ interface ChatInputProps {
 export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend, placeholder }: ChatInputProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [problems, setProblems] = useState<string[]>([]);
-  useHostInputRequests(textarea, draft, onDraftChange);
+  useInputRequests(textarea, { draft, onDraftChange, onImagesChange });
 
   const addFiles = async (files: File[]) => {
     const result = await readImageFiles(files, MAX_IMAGES - images.length);
@@ -70,14 +70,20 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
   );
 }
 
-/** The host's "focus the input" and "insert this text" requests. */
-function useHostInputRequests(element: RefObject<HTMLTextAreaElement | null>, draft: string, onDraftChange: (text: string) => void) {
+/** "Focus the input" and "insert this" (the host's text, or an answer it handed back). */
+function useInputRequests(
+  element: RefObject<HTMLTextAreaElement | null>,
+  { draft, onDraftChange, onImagesChange }: Pick<ChatInputProps, "draft" | "onDraftChange" | "onImagesChange">,
+) {
   const request = useExtensionState((state) => state.inputRequest);
   const handled = useRef(0);
   useEffect(() => {
     if (!request || request.seq === handled.current) return;
     handled.current = request.seq;
-    if (request.kind === "insert") onDraftChange(draft ? `${draft}\n${request.text}` : request.text);
+    if (request.kind === "insert") {
+      if (request.text) onDraftChange(draft ? `${draft}\n${request.text}` : request.text);
+      if (request.images.length > 0) onImagesChange((current) => [...current, ...request.images].slice(0, MAX_IMAGES));
+    }
     element.current?.focus();
-  }, [request, element, draft, onDraftChange]);
+  }, [request, element, draft, onDraftChange, onImagesChange]);
 }

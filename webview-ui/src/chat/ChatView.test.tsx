@@ -2,68 +2,116 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { AskKind } from "../../../src/shared/messages";
-import type { FromWebviewMessage } from "../../../src/shared/protocol";
+import type { AnswerChoice, FromWebviewMessage, QuestionAnswer } from "../../../src/shared/protocol";
 import { ASK_KINDS } from "../state/message-kinds";
-import { ask, makeState, runningWith, say, TASK } from "../test-support/fixtures";
+import { ask, asking, makeState, questionOf, runningWith, say, TASK } from "../test-support/fixtures";
 import { renderPanel } from "../test-support/render-panel";
 
-const yes: FromWebviewMessage = { type: "askResponse", response: { type: "yes" } };
-const no: FromWebviewMessage = { type: "askResponse", response: { type: "no" } };
+const answer = (questionId: number, choice: AnswerChoice, typed: Partial<QuestionAnswer> = {}): FromWebviewMessage => ({
+  type: "answer",
+  answer: { questionId, choice, ...typed },
+});
 const clear: FromWebviewMessage = { type: "clearTask" };
+const a = (choice: AnswerChoice, typed?: Partial<QuestionAnswer>) => answer(10, choice, typed);
 
 /** Written out by hand (not derived from ask-buttons.ts) so the two check each other. */
 const EXPECTED: Record<AskKind, [label: string, sent: FromWebviewMessage[]][]> = {
-  tool: [["Approve", [yes]], ["Reject", [no]]],
-  command: [["Run", [yes]], ["Reject", [no]]],
-  command_output: [["Proceed While Running", [yes]]],
-  completion_result: [["Start New Task", [no, clear]]],
-  api_req_failed: [["Retry", [yes]], ["Start New Task", [no, clear]]],
-  mistake_limit_reached: [["Proceed Anyway", [yes]], ["Start New Task", [no, clear]]],
-  new_task: [["Start New Task with this context", [yes]], ["Decline", [no]]],
-  resume_task: [["Resume Task", [yes]]],
-  followup: [["Option A", [{ type: "askResponse", response: { type: "message", text: "Option A" } }]]],
+  tool: [["Approve", [a("approve")]], ["Reject", [a("reject")]]],
+  command: [["Run", [a("run")]], ["Reject", [a("reject")]]],
+  command_output: [["Proceed While Running", [a("proceed")]], ["Kill Command", [a("kill")]]],
+  completion_result: [["Start New Task", [a("accept"), clear]]],
+  api_req_failed: [["Retry", [a("retry")]], ["Start New Task", [a("stop"), clear]]],
+  mistake_limit_reached: [["Proceed Anyway", [a("proceed")]], ["Start New Task", [a("stop"), clear]]],
+  new_task: [["Start New Task with this context", [a("accept")]], ["Decline", [a("decline")]]],
+  resume_task: [["Resume Task", [a("resume")]]],
+  followup: [["Option A", [a("reply", { text: "Option A" })]]],
 };
 
 const messageBox = () => screen.getByRole("textbox", { name: "Message" });
+const button = (name: string) => screen.queryByRole("button", { name });
+/** A button the panel shows (VS Code's button element names itself a moment after it renders). */
+const shown = (name: string) => screen.findByRole("button", { name });
 
 describe("ask buttons", () => {
   const cases = ASK_KINDS.flatMap((kind) => EXPECTED[kind].map(([label, sent]) => [kind, label, sent] as const));
 
   it.each(cases)("%s: %s sends the right messages", async (kind, label, sent) => {
-    const panel = renderPanel(runningWith(ask(kind, 10, { text: "question", options: ["Option A"] })));
+    const panel = renderPanel(asking(ask(kind, 10, { text: "question", options: ["Option A"] })));
     await userEvent.click(await screen.findByRole("button", { name: label }));
     expect(panel.posted()).toEqual(sent);
-    // Answered: the buttons go away until the host's next ask.
-    expect(screen.queryByRole("button", { name: label })).toBeNull();
+    // Answered: the buttons go away until the host's next question.
+    expect(button(label)).toBeNull();
   });
 
-  it("shows no buttons when the task is not running or the last message is not an ask", () => {
-    renderPanel(makeState({ task: TASK, running: false, messages: [ask("tool", 10)] }));
-    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
-  });
-
-  it("disables the buttons while the ask is still streaming", async () => {
-    const panel = renderPanel(runningWith(ask("tool", 10, { partial: true })));
-    const approve = await screen.findByRole("button", { name: "Approve" });
-    expect(approve).toHaveAttribute("disabled");
-    await userEvent.click(approve);
-    expect(panel.posted()).toEqual([]);
+  it("shows no buttons while the host asks nothing, whatever the last row is", () => {
+    renderPanel(runningWith(ask("tool", 10)));
+    expect(button("Approve")).toBeNull();
+    expect(messageBox()).toHaveAttribute("placeholder", expect.stringMatching(/^Tandem is working/));
   });
 
   it("sends Reject with the input box's text as feedback and empties the box", async () => {
-    const panel = renderPanel(runningWith(ask("command", 10, { text: "rm -rf build" })));
+    const panel = renderPanel(asking(ask("command", 10, { text: "rm -rf build" })));
     await userEvent.type(messageBox(), "use the clean script instead");
     await userEvent.click(screen.getByRole("button", { name: "Reject" }));
-    expect(panel.posted()).toEqual([
-      { type: "askResponse", response: { type: "no", text: "use the clean script instead", images: [] } },
-    ]);
+    expect(panel.posted()).toEqual([a("reject", { text: "use the clean script instead", images: [] })]);
     expect(messageBox()).toHaveValue("");
   });
 
-  it("answers an open ask with a typed message", async () => {
-    const panel = renderPanel(runningWith(ask("followup", 10, { text: "Which file?" })));
+  it("answers an open question with a typed message", async () => {
+    const panel = renderPanel(asking(ask("followup", 10, { text: "Which file?" })));
     await userEvent.type(messageBox(), "the second one{Enter}");
-    expect(panel.posted()).toEqual([{ type: "askResponse", response: { type: "message", text: "the second one", images: [] } }]);
+    expect(panel.posted()).toEqual([a("reply", { text: "the second one", images: [] })]);
+  });
+});
+
+describe("the open question is the host's", () => {
+  const running = ask("command_output", 20, { text: "npm run dev is still running" });
+  const command = say("command", 10, { text: "npm run dev" });
+
+  it("keeps a running command's Proceed and Kill while its output streams, and typing answers that question", async () => {
+    const panel = renderPanel(runningWith(command, say("command_output", 11, { text: "ready on :3000" })));
+    panel.send({ type: "questionChanged", question: questionOf(running) });
+    panel.send({ type: "messageAdded", message: running });
+    panel.send({ type: "messageAdded", message: say("command_output", 21, { text: "GET / 200" }) });
+    panel.send({ type: "messageAdded", message: say("command_output", 22, { text: "GET /app.js 200" }) });
+    expect(screen.getByText("GET /app.js 200")).toBeInTheDocument();
+    expect(await shown("Proceed While Running")).toBeInTheDocument();
+    expect(await shown("Kill Command")).toBeInTheDocument();
+    await userEvent.type(messageBox(), "leave it running and add a test{Enter}");
+    expect(panel.posted()).toEqual([answer(20, "reply", { text: "leave it running and add a test", images: [] })]);
+    expect(screen.queryByLabelText("Queued messages")).toBeNull();
+  });
+
+  it("shows the question a reloaded panel's state carries, with rows after its own", async () => {
+    renderPanel({ ...runningWith(command, running, say("command_output", 21, { text: "GET / 200" })), question: questionOf(running) });
+    expect(await shown("Proceed While Running")).toBeInTheDocument();
+    expect(await shown("Kill Command")).toBeInTheDocument();
+  });
+
+  it("drops the buttons when the host says the question closed, and queues what is typed then", async () => {
+    const panel = renderPanel(asking(command, running));
+    expect(await shown("Kill Command")).toBeInTheDocument();
+    // The command ended first: the host takes the question back.
+    panel.send({ type: "questionChanged", question: undefined });
+    panel.send({ type: "messagesRemoved", timestamps: [20] });
+    expect(button("Proceed While Running")).toBeNull();
+    expect(button("Kill Command")).toBeNull();
+    await userEvent.type(messageBox(), "then run the tests{Enter}");
+    expect(panel.posted()).toEqual([]);
+    expect(within(screen.getByLabelText("Queued messages")).getByText("then run the tests")).toBeInTheDocument();
+  });
+
+  it("puts a refused answer's text back in the box and says why", async () => {
+    const panel = renderPanel(asking(command, running));
+    await userEvent.type(messageBox(), "also run the linter{Enter}");
+    const [sent] = panel.posted();
+    expect(messageBox()).toHaveValue("");
+    // The command ended while the answer was on its way: the host closed the question and refuses it.
+    panel.send({ type: "questionChanged", question: undefined });
+    panel.send({ type: "answerRefused", answer: sent?.type === "answer" ? sent.answer : expect.fail("no answer sent"), reason: "That question was already closed." });
+    expect(messageBox()).toHaveValue("also run the linter");
+    expect(screen.getByText("That question was already closed. What you wrote is back in the input box.")).toBeInTheDocument();
+    expect(panel.posted()).toHaveLength(1);
   });
 });
 
@@ -100,7 +148,9 @@ describe("the input box", () => {
   it("offers only Start New Task, not Cancel, once the task completed and waits for the person", async () => {
     const panel = renderPanel(runningWith(say("completion_result", 2, { text: "Done." })));
     expect(await screen.findByRole("button", { name: "Cancel" })).toBeInTheDocument();
-    panel.send({ type: "messageAdded", message: ask("completion_result", 3, { text: "" }) });
+    const result = ask("completion_result", 3, { text: "" });
+    panel.send({ type: "questionChanged", question: questionOf(result) });
+    panel.send({ type: "messageAdded", message: result });
     expect(await screen.findByRole("button", { name: "Start New Task" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
   });
@@ -143,26 +193,25 @@ describe("queued messages", () => {
     await userEvent.type(messageBox(), `${text}{Enter}`);
   }
 
-  it("queues a message while the agent is busy and sends it as the answer when an ask opens", async () => {
+  it("queues a message while the agent is busy and sends it as the reply when a question opens", async () => {
     const panel = renderPanel(runningWith(say("text", 2, { text: "thinking", partial: true })));
     await queue("also update the docs");
     expect(panel.posted()).toEqual([]);
     expect(within(screen.getByLabelText("Queued messages")).getByText("also update the docs")).toBeInTheDocument();
 
-    panel.send({ type: "messageAdded", message: ask("tool", 3, { tool: { tool: "read_file", path: "a.ts" } }) });
-    expect(panel.posted()).toEqual([
-      { type: "askResponse", response: { type: "message", text: "also update the docs", images: [] } },
-    ]);
+    panel.send({ type: "questionChanged", question: questionOf(ask("tool", 3, { tool: { tool: "read_file", path: "a.ts" } })) });
+    expect(panel.posted()).toEqual([answer(3, "reply", { text: "also update the docs", images: [] })]);
     expect(screen.queryByLabelText("Queued messages")).toBeNull();
   });
 
-  it("waits for a streaming ask to finish before answering it", async () => {
+  it("holds the queue while the open question takes no reply, and sends it to the next one that does", async () => {
     const panel = renderPanel(runningWith(say("text", 2)));
     await queue("note");
-    panel.send({ type: "messageAdded", message: ask("followup", 3, { partial: true }) });
+    panel.send({ type: "questionChanged", question: questionOf(ask("api_req_failed", 3)) });
     expect(panel.posted()).toEqual([]);
-    panel.send({ type: "messageUpdated", message: ask("followup", 3, { text: "Which?" }) });
-    expect(panel.posted()).toEqual([{ type: "askResponse", response: { type: "message", text: "note", images: [] } }]);
+    expect(await shown("Retry")).toBeInTheDocument();
+    panel.send({ type: "questionChanged", question: questionOf(ask("followup", 4)) });
+    expect(panel.posted()).toEqual([answer(4, "reply", { text: "note", images: [] })]);
   });
 
   it("starts a new task with the queue when the task ends", async () => {
@@ -196,8 +245,8 @@ describe("queued messages", () => {
     expect(panel.posted()).toEqual([]);
     panel.send({ type: "state", state: runningWith(say("text", 2)) });
     expect(panel.posted()).toEqual([]);
-    panel.send({ type: "messageAdded", message: ask("completion_result", 3) });
-    expect(panel.posted()).toEqual([{ type: "askResponse", response: { type: "message", text: "saved while hidden", images: [] } }]);
+    panel.send({ type: "questionChanged", question: questionOf(ask("completion_result", 3)) });
+    expect(panel.posted()).toEqual([answer(3, "reply", { text: "saved while hidden", images: [] })]);
   });
 });
 

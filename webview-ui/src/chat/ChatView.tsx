@@ -1,5 +1,4 @@
 import { VscodeButton } from "../components/vscode-elements";
-import { answerableAsk } from "./open-ask";
 import { AskButtons } from "./AskButtons";
 import { AutoApproveBar } from "./AutoApproveBar";
 import { ChatInput } from "./ChatInput";
@@ -10,17 +9,17 @@ import { useChatController, type ChatController } from "./use-chat-controller";
 import { Welcome } from "./Welcome";
 
 function placeholder(chat: ChatController): string {
-  if (answerableAsk(chat.ask)) return "Type a reply… (Enter to send, Shift+Enter for a new line)";
+  if (chat.replying) return "Type a reply… (Enter to send, Shift+Enter for a new line)";
   if (chat.running) return "Tandem is working. Type a message to queue it…";
   return "Type your task here… (Enter to send, Shift+Enter for a new line)";
 }
 
 /** The task has finished and waits for a reply or a new task: nothing is left to cancel. */
 function waitingAfterCompletion(chat: ChatController): boolean {
-  return chat.ask?.ask === "completion_result";
+  return chat.question?.kind === "completion_result";
 }
 
-/** The chat: task header, messages, the open ask's buttons, queued messages and the input. */
+/** The chat: task header, messages, the open question's buttons, queued messages and the input. */
 export function ChatView() {
   const chat = useChatController();
   const canSend = chat.draft.trim().length > 0 || chat.images.length > 0;
@@ -28,7 +27,7 @@ export function ChatView() {
     <div className="chat-view">
       {chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
       <ChatList />
-      {chat.ask && <AskButtons ask={chat.ask} onPress={chat.pressAskButton} />}
+      {chat.question && <AskButtons question={chat.question} onPress={chat.pressAskButton} />}
       <QueuedMessages queue={chat.queue} waitingForKey={chat.waitingForKey} />
       <ChatInput
         draft={chat.draft}

@@ -1,18 +1,20 @@
 /**
- * Which buttons an open ask offers (Cline's set) and the protocol messages each one sends. Pure, so
- * the mapping is tested without rendering.
+ * The buttons of the open question (Cline's labels) and the protocol messages each one sends. The
+ * host says which answers the question takes; this only names them. Pure, so the mapping is tested
+ * without rendering.
  */
-import type { AskKind, AskMessage, AskResponse } from "../../../src/shared/messages";
-import type { FromWebviewMessage } from "../../../src/shared/protocol";
+import type { AskKind } from "../../../src/shared/messages";
+import type { AnswerChoice, FromWebviewMessage, OpenQuestion, QuestionAnswers } from "../../../src/shared/protocol";
 
-export type AskAction =
-  /** Answer yes; `carriesInput` sends what the input box holds along with it. */
-  | { readonly kind: "yes"; readonly carriesInput: boolean }
-  | { readonly kind: "no"; readonly carriesInput: boolean }
-  /** Decline the ask, then drop the task. */
-  | { readonly kind: "startNewTask" }
-  /** A followup option, sent as the person's message. */
-  | { readonly kind: "option"; readonly text: string };
+export interface AskAction {
+  readonly choice: AnswerChoice;
+  /** A followup option: the reply's text. */
+  readonly text?: string;
+  /** Sends what the input box holds along with the choice, as feedback. */
+  readonly carriesInput: boolean;
+  /** Drops the task once answered. */
+  readonly startsNewTask: boolean;
+}
 
 export interface AskButton {
   readonly label: string;
@@ -20,34 +22,50 @@ export interface AskButton {
   readonly action: AskAction;
 }
 
-const yes = (label: string, carriesInput = false): AskButton => ({ label, primary: true, action: { kind: "yes", carriesInput } });
-const no = (label: string, carriesInput = false): AskButton => ({ label, primary: false, action: { kind: "no", carriesInput } });
-const startNewTask = (primary: boolean): AskButton => ({ label: "Start New Task", primary, action: { kind: "startNewTask" } });
+interface ButtonSpec {
+  readonly label: string;
+  readonly primary?: boolean;
+  readonly carriesInput?: boolean;
+  readonly startsNewTask?: boolean;
+}
 
-export function askButtons(ask: Pick<AskMessage, "ask" | "options" | "tool">): AskButton[] {
-  const kind: AskKind = ask.ask;
-  switch (kind) {
-    case "tool":
-      return [yes("Approve", true), no("Reject", true)];
-    case "command":
-      // The result's suggested command is optional: not running it skips it (typed text is a reply to the result).
-      if (ask.tool?.tool === "attempt_completion") return [yes("Run", true), no("Skip", true)];
-      return [yes("Run", true), no("Reject", true)];
-    case "command_output":
-      return [yes("Proceed While Running")];
-    case "api_req_failed":
-      return [yes("Retry"), startNewTask(false)];
-    case "mistake_limit_reached":
-      return [yes("Proceed Anyway"), startNewTask(false)];
-    case "completion_result":
-      return [startNewTask(true)];
-    case "resume_task":
-      return [yes("Resume Task")];
-    case "new_task":
-      return [yes("Start New Task with this context"), no("Decline")];
-    case "followup":
-      return (ask.options ?? []).map((text) => ({ label: text, primary: false, action: { kind: "option", text } }));
+/** Every choice of every kind has its button; a typed reply goes through the input box instead. */
+type ButtonsOf = { readonly [K in AskKind]: { readonly [C in Exclude<QuestionAnswers[K], "reply">]: ButtonSpec } };
+
+const BUTTONS: ButtonsOf = {
+  followup: {},
+  tool: { approve: { label: "Approve", primary: true, carriesInput: true }, reject: { label: "Reject", carriesInput: true } },
+  command: {
+    run: { label: "Run", primary: true, carriesInput: true },
+    reject: { label: "Reject", carriesInput: true },
+    // The result's suggested command is optional: typed text is a reply to the result.
+    skip: { label: "Skip", carriesInput: true },
+  },
+  command_output: { proceed: { label: "Proceed While Running", primary: true }, kill: { label: "Kill Command" } },
+  completion_result: { accept: { label: "Start New Task", primary: true, startsNewTask: true } },
+  api_req_failed: { retry: { label: "Retry", primary: true }, stop: { label: "Start New Task", startsNewTask: true } },
+  mistake_limit_reached: { proceed: { label: "Proceed Anyway", primary: true }, stop: { label: "Start New Task", startsNewTask: true } },
+  new_task: { accept: { label: "Start New Task with this context", primary: true }, decline: { label: "Decline" } },
+  resume_task: { resume: { label: "Resume Task", primary: true } },
+};
+
+/** The buttons for `question`, in the host's order; a followup's are the model's `options` (on its row). */
+export function askButtons(question: OpenQuestion, options: readonly string[] = []): AskButton[] {
+  if (question.kind === "followup") {
+    return options.map((text) => ({ label: text, primary: false, action: { choice: "reply", text, carriesInput: false, startsNewTask: false } }));
   }
+  const specs: Readonly<Partial<Record<AnswerChoice, ButtonSpec>>> = BUTTONS[question.kind];
+  return question.answers.flatMap((choice) => {
+    const spec = specs[choice];
+    if (!spec) return [];
+    const action = { choice, carriesInput: spec.carriesInput ?? false, startsNewTask: spec.startsNewTask ?? false };
+    return [{ label: spec.label, primary: spec.primary ?? false, action }];
+  });
+}
+
+/** Whether typing answers `question`: the host lists `reply` among its answers. */
+export function takesReply(question: OpenQuestion | undefined): boolean {
+  return (question?.answers as readonly AnswerChoice[] | undefined)?.includes("reply") ?? false;
 }
 
 export interface InputContent {
@@ -61,25 +79,20 @@ export interface ActionResult {
   readonly consumedInput: boolean;
 }
 
-function answer(response: AskResponse): FromWebviewMessage {
-  return { type: "askResponse", response };
+/** The messages a button of `question` sends, given what the input box holds when it is pressed. */
+export function actionMessages(question: OpenQuestion, action: AskAction, input: InputContent): ActionResult {
+  const text = input.text.trim();
+  const sendsInput = action.carriesInput && (text.length > 0 || input.images.length > 0);
+  const typed = sendsInput ? { text, images: [...input.images] } : {};
+  const answer: FromWebviewMessage = {
+    type: "answer",
+    answer: { questionId: question.id, choice: action.choice, ...(action.text === undefined ? typed : { text: action.text }) },
+  };
+  const messages: FromWebviewMessage[] = action.startsNewTask ? [answer, { type: "clearTask" }] : [answer];
+  return { messages, consumedInput: sendsInput };
 }
 
-/** The messages a button sends, given what the input box holds when it is pressed. */
-export function actionMessages(action: AskAction, input: InputContent): ActionResult {
-  const text = input.text.trim();
-  const hasInput = text.length > 0 || input.images.length > 0;
-  switch (action.kind) {
-    case "yes":
-    case "no": {
-      if (action.carriesInput && hasInput) {
-        return { messages: [answer({ type: action.kind, text, images: [...input.images] })], consumedInput: true };
-      }
-      return { messages: [answer({ type: action.kind })], consumedInput: false };
-    }
-    case "startNewTask":
-      return { messages: [answer({ type: "no" }), { type: "clearTask" }], consumedInput: false };
-    case "option":
-      return { messages: [answer({ type: "message", text: action.text })], consumedInput: false };
-  }
+/** The message that answers `question` with what was typed. */
+export function replyMessage(question: OpenQuestion, input: InputContent): FromWebviewMessage {
+  return { type: "answer", answer: { questionId: question.id, choice: "reply", text: input.text, images: [...input.images] } };
 }

@@ -1,15 +1,16 @@
 /**
- * What the chat's controls do: sending (new task, answer, or queue), the ask buttons, and delivering
- * queued messages the moment the agent can take them. A task typed while no API key is set waits
- * in the queue too, and starts once a key is saved.
+ * What the chat's controls do: sending (new task, reply, or queue), the answer buttons, and
+ * delivering queued messages the moment the agent can take them. A task typed while no API key is
+ * set waits in the queue too, and starts once a key is saved. What is being asked is the host's
+ * word (`question`); the panel only remembers which question it has just answered, so its buttons
+ * go at once instead of after the host's reply.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AskMessage } from "../../../src/shared/messages";
+import type { OpenQuestion } from "../../../src/shared/protocol";
 import { isString, isStringArray, usePersistedState } from "../state/use-persisted-state";
 import { usePanel } from "../state/panel-context";
 import { useExtensionState, usePost } from "../use-extension-state";
-import { actionMessages, type AskAction } from "./ask-buttons";
-import { answerableAsk, openAsk } from "./open-ask";
+import { actionMessages, replyMessage, takesReply, type AskAction } from "./ask-buttons";
 import { combineQueued, useMessageQueue, type MessageQueue } from "./use-message-queue";
 
 export interface ChatController {
@@ -17,8 +18,10 @@ export interface ChatController {
   /** No task can start until a key is saved: a new task waits in the queue. */
   readonly waitingForKey: boolean;
   readonly hasTask: boolean;
-  /** The ask waiting for the person (possibly still streaming). */
-  readonly ask: AskMessage | undefined;
+  /** The host's open question, unless this panel has answered it already. */
+  readonly question: OpenQuestion | undefined;
+  /** Typing answers the question (it takes a reply) instead of waiting in the queue. */
+  readonly replying: boolean;
   readonly draft: string;
   setDraft(text: string): void;
   readonly images: readonly string[];
@@ -37,13 +40,13 @@ export function useChatController(): ChatController {
   const needsKey = useExtensionState((state) => state.settings?.needsApiKey === true);
   const running = useExtensionState((state) => state.running);
   const hasTask = useExtensionState((state) => state.task !== undefined);
-  const last = useExtensionState((state) => state.lastMessage);
-  const [answeredTs, setAnsweredTs] = useState<number | undefined>(undefined);
+  const hostQuestion = useExtensionState((state) => state.question);
+  const [answeredId, setAnsweredId] = useState<number | undefined>(undefined);
   const [draft, setDraft] = usePersistedState("draft", "", isString, 300);
   const [images, setImages] = usePersistedState<readonly string[]>("draftImages", [], isStringArray);
   const queue = useMessageQueue();
-  const ask = openAsk(last, running, answeredTs);
-  const answerable = answerableAsk(ask);
+  const question = hostQuestion?.id === answeredId ? undefined : hostQuestion;
+  const replyTo = takesReply(question) ? question : undefined;
   const waitingForKey = needsKey && !running;
   /** A task was held for a key: once it goes out, the person is brought back from the settings to see it. */
   const heldForKey = useRef(false);
@@ -56,9 +59,9 @@ export function useChatController(): ChatController {
   const send = () => {
     const text = draft.trim();
     if (!text && images.length === 0) return;
-    if (answerable) {
-      post({ type: "askResponse", response: { type: "message", text, images: [...images] } });
-      setAnsweredTs(answerable.ts);
+    if (replyTo) {
+      post(replyMessage(replyTo, { text, images }));
+      setAnsweredId(replyTo.id);
     } else if (running) {
       queue.enqueue(text, images);
     } else if (waitingForKey) {
@@ -72,10 +75,10 @@ export function useChatController(): ChatController {
   };
 
   const pressAskButton = (action: AskAction) => {
-    if (!answerable) return;
-    const result = actionMessages(action, { text: draft, images });
+    if (!question) return;
+    const result = actionMessages(question, action, { text: draft, images });
     for (const message of result.messages) post(message);
-    setAnsweredTs(answerable.ts);
+    setAnsweredId(question.id);
     if (result.consumedInput) clearInput();
   };
 
@@ -84,13 +87,14 @@ export function useChatController(): ChatController {
     heldForKey.current = false;
     if (store.getState().view === "settings") store.setView("chat");
   }, [store]);
-  useQueueDelivery(queue, { ready: hydrated, running, waitingForKey, answerable, onAnswered: setAnsweredTs, onNewTask });
+  useQueueDelivery(queue, { ready: hydrated, running, waitingForKey, replyTo, onAnswered: setAnsweredId, onNewTask });
 
   return {
     running,
     waitingForKey,
     hasTask,
-    ask,
+    question,
+    replying: replyTo !== undefined,
     draft,
     setDraft,
     images,
@@ -107,13 +111,14 @@ interface DeliveryState {
   ready: boolean;
   running: boolean;
   waitingForKey: boolean;
-  answerable: AskMessage | undefined;
-  onAnswered: (ts: number) => void;
+  /** The open question, when it takes a reply. */
+  replyTo: OpenQuestion | undefined;
+  onAnswered: (questionId: number) => void;
   onNewTask: () => void;
 }
 
-/** Sends the queue as the answer to an ask that opens, or as a new task once the task stops and a key is set. */
-function useQueueDelivery(queue: MessageQueue, { ready, running, waitingForKey, answerable, onAnswered, onNewTask }: DeliveryState): void {
+/** Sends the queue as the reply to a question that opens, or as a new task once the task stops and a key is set. */
+function useQueueDelivery(queue: MessageQueue, { ready, running, waitingForKey, replyTo, onAnswered, onNewTask }: DeliveryState): void {
   const post = usePost();
   // Effects may run twice for one state (React's strict mode); never send an item twice.
   const sent = useRef(new Set<string>());
@@ -121,11 +126,11 @@ function useQueueDelivery(queue: MessageQueue, { ready, running, waitingForKey, 
   useEffect(() => {
     const pending = items.filter((item) => !sent.current.has(item.id));
     if (!ready || pending.length === 0 || editingId !== undefined) return;
-    if (!answerable && (running || waitingForKey)) return;
+    if (!replyTo && (running || waitingForKey)) return;
     const { text, images } = combineQueued(pending);
-    if (answerable) {
-      post({ type: "askResponse", response: { type: "message", text, images } });
-      onAnswered(answerable.ts);
+    if (replyTo) {
+      post(replyMessage(replyTo, { text, images }));
+      onAnswered(replyTo.id);
     } else {
       post({ type: "newTask", text, images });
       onNewTask();
@@ -133,5 +138,5 @@ function useQueueDelivery(queue: MessageQueue, { ready, running, waitingForKey, 
     const ids = new Set(pending.map((item) => item.id));
     for (const id of ids) sent.current.add(id);
     take(ids);
-  }, [items, editingId, take, ready, running, waitingForKey, answerable, onAnswered, onNewTask, post]);
+  }, [items, editingId, take, ready, running, waitingForKey, replyTo, onAnswered, onNewTask, post]);
 }

@@ -53,7 +53,7 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     const store = loaded([]);
     store.apply({ type: "messageUpdated", message: say("text", 9, { text: "late" }) });
     expect(store.getMessage(9)?.text).toBe("late");
-    expect(store.getState().lastMessage?.ts).toBe(9);
+    expect(store.messageAt(store.getState().messageCount - 1)?.ts).toBe(9);
   });
 
   it("removes messages by timestamp and keeps the index right for later updates", () => {
@@ -62,7 +62,7 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     expect(store.getState().messageCount).toBe(2);
     store.apply({ type: "messageUpdated", message: say("text", 4, { text: "four" }) });
     expect([store.messageAt(0)?.text, store.messageAt(1)?.text]).toEqual(["1", "four"]);
-    expect(store.getState().lastMessage?.text).toBe("four");
+    expect(store.messageAt(1)?.text).toBe("four");
   });
 
   it("sums tokens and cost over api_req_started messages as they stream, and tracks the context", () => {
@@ -108,7 +108,7 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     // A rewritten tail: keep 6 characters ("Hello "), then append.
     store.apply({ type: "messageStreamed", ts: 1, field: "text", from: 6, text: "there" });
     expect(store.getMessage(1)).toEqual(say("text", 1, { text: "Hello there", partial: true }));
-    expect(store.getState().lastMessage?.tool?.content).toBe("const a = 1;");
+    expect(store.messageAt(1)?.tool?.content).toBe("const a = 1;");
   });
 
   it("tells only the streamed row's subscribers and replaces its object, so React sees the change", () => {

@@ -7,6 +7,7 @@ import type { ChatMessage } from "../../../src/shared/messages";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type {
   HistoryItem,
+  OpenQuestion,
   PanelView,
   TaskSummary,
   ToWebviewMessage,
@@ -21,14 +22,18 @@ export interface HostNotice {
   readonly text: string;
 }
 
-/** A request from the host for the input box; `seq` makes each one distinct. */
-export type InputRequest = { readonly seq: number; readonly kind: "focus" } | { readonly seq: number; readonly kind: "insert"; readonly text: string };
+/** A request for the input box (the host's, or an answer handed back); `seq` makes each one distinct. */
+export type InputRequest =
+  | { readonly seq: number; readonly kind: "focus" }
+  | { readonly seq: number; readonly kind: "insert"; readonly text: string; readonly images: readonly string[] };
 
 export interface PanelState {
   /** False until the host's first `state` arrives. */
   readonly hydrated: boolean;
   readonly task: TaskSummary | undefined;
   readonly running: boolean;
+  /** What the host asks the person now, as the host says: the panel offers its answers and nothing else. */
+  readonly question: OpenQuestion | undefined;
   readonly settings: WebviewSettings | undefined;
   readonly history: readonly HistoryItem[];
   /** The command sandbox as the host last said; undefined until it says. */
@@ -39,7 +44,6 @@ export interface PanelState {
   /** Changes when messages are added or removed, not when one is updated. */
   readonly messageCount: number;
   readonly listVersion: number;
-  readonly lastMessage: ChatMessage | undefined;
   readonly totals: UsageTotals;
   /** Context tokens of the newest request that reported usage. */
   readonly contextTokens: number;
@@ -49,6 +53,7 @@ const INITIAL: PanelState = {
   hydrated: false,
   task: undefined,
   running: false,
+  question: undefined,
   settings: undefined,
   history: [],
   sandbox: undefined,
@@ -57,7 +62,6 @@ const INITIAL: PanelState = {
   inputRequest: undefined,
   messageCount: 0,
   listVersion: 0,
-  lastMessage: undefined,
   totals: ZERO_USAGE,
   contextTokens: 0,
 };
@@ -108,7 +112,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, settings: state.settings, history: state.history });
+        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history });
         this.messagesReplaced();
         return;
       }
@@ -130,6 +134,12 @@ export class ExtensionStore {
       case "taskRunning":
         this.patch({ running: message.running });
         return;
+      case "questionChanged":
+        this.patch({ question: message.question });
+        return;
+      case "answerRefused":
+        this.handBack(message);
+        return;
       case "settingsChanged":
         this.patch({ settings: message.settings });
         return;
@@ -146,7 +156,7 @@ export class ExtensionStore {
         this.patch({ inputRequest: { seq: ++this.seq, kind: "focus" } });
         return;
       case "insertText":
-        this.patch({ inputRequest: { seq: ++this.seq, kind: "insert", text: message.text } });
+        this.patch({ inputRequest: { seq: ++this.seq, kind: "insert", text: message.text, images: [] } });
         return;
       case "notice":
         this.patch({ notices: [...this.state.notices, { id: ++this.seq, level: message.level, text: message.text }] });
@@ -163,6 +173,18 @@ export class ExtensionStore {
 
   dismissNotice(id: number): void {
     this.patch({ notices: this.state.notices.filter((notice) => notice.id !== id) });
+  }
+
+  /** A refused answer: the notice says why, and what was typed goes back into the input box. */
+  private handBack({ answer, reason }: Extract<ToWebviewMessage, { type: "answerRefused" }>): void {
+    const text = answer.text ?? "";
+    const images = answer.images ?? [];
+    const typed = text.length > 0 || images.length > 0;
+    const notice = { id: ++this.seq, level: "warning" as const, text: typed ? `${reason} What you wrote is back in the input box.` : reason };
+    this.patch({
+      notices: [...this.state.notices, notice],
+      ...(typed ? { inputRequest: { seq: ++this.seq, kind: "insert", text, images } } : {}),
+    });
   }
 
   private upsert(message: ChatMessage): void {
@@ -182,7 +204,6 @@ export class ExtensionStore {
       changes.messageCount = this.list.length;
       changes.listVersion = this.state.listVersion + 1;
     }
-    if (this.list.last() !== this.state.lastMessage) changes.lastMessage = this.list.last();
     if (Object.keys(changes).length > 0) this.patch(changes);
     this.notifyMessage(message.ts);
   }
@@ -237,7 +258,6 @@ export class ExtensionStore {
     this.patch({
       messageCount: messages.length,
       listVersion: this.state.listVersion + 1,
-      lastMessage: this.list.last(),
       totals: sumUsage(messages),
       contextTokens: context,
     });

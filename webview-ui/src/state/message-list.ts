@@ -24,10 +24,6 @@ export class MessageList {
     return position === undefined ? undefined : this.items[position];
   }
 
-  last(): ChatMessage | undefined {
-    return this.items[this.items.length - 1];
-  }
-
   values(): readonly ChatMessage[] {
     return this.items;
   }

@@ -1,6 +1,7 @@
 /** Plain data the webview tests build host messages from. */
+import { questionFor } from "../../../src/core/task/question-answers";
 import type { AskKind, AskMessage, ChatMessage, SayKind, SayMessage } from "../../../src/shared/messages";
-import type { WebviewSettings, WebviewState } from "../../../src/shared/protocol";
+import type { OpenQuestion, WebviewSettings, WebviewState } from "../../../src/shared/protocol";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import { DEFAULT_AGENT_SETTINGS } from "../../../src/shared/settings";
 
@@ -20,7 +21,7 @@ export function makeSettings(overrides: Partial<WebviewSettings> = {}): WebviewS
 }
 
 export function makeState(overrides: Partial<WebviewState> = {}): WebviewState {
-  return { task: undefined, messages: [], running: false, settings: makeSettings(), history: [], ...overrides };
+  return { task: undefined, messages: [], question: undefined, running: false, settings: makeSettings(), history: [], ...overrides };
 }
 
 export const TASK = { id: "task-1", text: "Fix the failing build", startedAt: 1_000 };
@@ -33,9 +34,20 @@ export function ask(ask: AskKind, ts: number, extra: Partial<AskMessage> = {}): 
   return { type: "ask", ask, ts, ...extra };
 }
 
-/** A state with a running task whose last message is `last`. */
+/** A state with a running task showing `messages`, asking nothing. */
 export function runningWith(...messages: ChatMessage[]): WebviewState {
   return makeState({ task: TASK, running: true, messages: [say("task", 1, { text: TASK.text }), ...messages] });
+}
+
+/** The question the host opens for an ask row, with the answers the host's own table gives it. */
+export function questionOf(row: AskMessage): OpenQuestion {
+  return questionFor(row.ts, row.ask, row.tool);
+}
+
+/** A running task whose last row `row` asks its question, open. */
+export function asking(...messages: [...ChatMessage[], AskMessage]): WebviewState {
+  const row = messages.at(-1) as AskMessage;
+  return { ...runningWith(...messages), question: questionOf(row) };
 }
 
 /** The sandbox as the host reports it: on with bubblewrap unless overridden. */
