@@ -79,6 +79,7 @@ export class Task {
       settings: params.settings,
       ask: (kind, text, extra) => this.ask(kind, text, extra),
       say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
+      withStateLock: (fn) => this.withStateLock(fn),
     });
     this.presenter = new AnswerPresenter({
       state: this.state,
@@ -106,7 +107,7 @@ export class Task {
     return this.result !== undefined;
   }
 
-  /** Every state change goes through this one lock. */
+  /** Every change of task state goes through this one lock (the abort flag alone is set at once). */
   withStateLock<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.stateMutex.runExclusive(fn);
   }

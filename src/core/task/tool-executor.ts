@@ -30,6 +30,8 @@ export interface ToolExecutorDeps {
   settings(): AgentSettings;
   ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo }): Promise<AskResponse>;
   say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
+  /** The Task's state lock: every change the executor makes to the round's state goes through it. */
+  withStateLock<T>(fn: () => T): Promise<T>;
 }
 
 /**
@@ -55,11 +57,11 @@ export class ToolExecutor {
     const { state } = this.deps;
     const native = call.id !== undefined;
     if (state.didRejectTool) {
-      if (!call.partial) this.pushResult(call, formatResponse.toolSkippedAfterRejection(call.name));
+      if (!call.partial) await this.settle(call, formatResponse.toolSkippedAfterRejection(call.name));
       return;
     }
     if (state.didAlreadyUseTool && !native) {
-      if (!call.partial) this.pushResult(call, formatResponse.onlyOneToolPerMessage());
+      if (!call.partial) await this.settle(call, formatResponse.onlyOneToolPerMessage());
       return;
     }
     const tool = getTool(call.name, this.deps.tools);
@@ -67,7 +69,7 @@ export class ToolExecutor {
       if (tool?.presentPartial) await tool.presentPartial(call.params, this.context());
       return;
     }
-    state.didAlreadyUseTool = true;
+    await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
@@ -83,31 +85,29 @@ export class ToolExecutor {
       const message = errorText(error);
       if (error instanceof ToolError) return this.modelMistake(call, message);
       await this.deps.say("error", `${call.name} failed: ${message}`);
-      return this.pushResult(call, formatResponse.toolError(message));
+      return this.settle(call, formatResponse.toolError(message));
     }
     await this.applyResult(call, result);
   }
 
-  private async applyResult(call: ToolCall, result: ToolResult): Promise<void> {
-    const { state } = this.deps;
+  private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
     switch (result.kind) {
       case "ok":
-        state.consecutiveMistakeCount = 0;
-        return this.pushResult(call, result.content);
+        return this.settle(call, result.content, (state) => (state.consecutiveMistakeCount = 0));
       case "rejected":
-        state.didRejectTool = true;
-        return this.pushResult(call, this.feedbackContent(formatResponse.toolDenied(), result.feedback));
+        return this.settle(call, this.feedbackContent(formatResponse.toolDenied(), result.feedback), (state) => (state.didRejectTool = true));
       case "task_completed":
-        state.consecutiveMistakeCount = 0;
-        state.taskEnd = { kind: "completed" };
-        return this.pushResult(call, "The person accepted the result.");
+        return this.settle(call, "The person accepted the result.", (state) => {
+          state.consecutiveMistakeCount = 0;
+          state.taskEnd = { kind: "completed" };
+        });
       case "new_task":
-        state.consecutiveMistakeCount = 0;
-        state.taskEnd = { kind: "handed_off", context: result.context };
-        return this.pushResult(call, "The person started a new task with this context.");
+        return this.settle(call, "The person started a new task with this context.", (state) => {
+          state.consecutiveMistakeCount = 0;
+          state.taskEnd = { kind: "handed_off", context: result.context };
+        });
       case "completion_feedback":
-        state.consecutiveMistakeCount = 0;
-        return this.pushResult(call, this.feedbackContent(formatResponse.completionFeedback(), result.feedback));
+        return this.settle(call, this.feedbackContent(formatResponse.completionFeedback(), result.feedback), (state) => (state.consecutiveMistakeCount = 0));
     }
   }
 
@@ -122,14 +122,12 @@ export class ToolExecutor {
     const path = call.params.path;
     const shown = { tool: call.name, ...(path ? { path } : {}), ...(call.params.content !== undefined ? { content: call.params.content } : {}), cutOff: true };
     await this.deps.say("tool", CUT_OFF_ROW_TEXT, { tool: shown });
-    this.deps.state.consecutiveMistakeCount++;
-    this.pushResult(call, formatResponse.toolCutOff(call.name, cutOff));
+    await this.settle(call, formatResponse.toolCutOff(call.name, cutOff), (state) => state.consecutiveMistakeCount++);
   }
 
   private async modelMistake(call: ToolCall, message: string): Promise<void> {
-    this.deps.state.consecutiveMistakeCount++;
     await this.deps.say("error", message);
-    this.pushResult(call, formatResponse.toolError(message));
+    await this.settle(call, formatResponse.toolError(message), (state) => state.consecutiveMistakeCount++);
   }
 
   private feedbackContent(lead: string, feedback?: Feedback): (TextBlock | ImageBlock)[] {
@@ -139,16 +137,24 @@ export class ToolExecutor {
     return blocks;
   }
 
-  /** XML calls answer with text blocks; native calls with a tool_result for their id. */
-  private pushResult(call: ToolCall, content: string | (TextBlock | ImageBlock)[]): void {
-    const out = this.deps.state.userMessageContent;
-    if (call.id !== undefined) {
-      out.push({ type: "tool_result", toolUseId: call.id, content });
-      return;
-    }
-    out.push({ type: "text", text: `[${describeCall(call)}] Result:` });
-    if (typeof content === "string") out.push({ type: "text", text: content });
-    else out.push(...(content as ContentBlock[]));
+  /**
+   * How a call ended, in one step under the state lock: its result joins the next round's user
+   * content (XML calls as text blocks, native calls as a tool_result for their id), and `change`
+   * records what it means for the round (a rejection, the task's end, the mistake count).
+   */
+  private settle(call: ToolCall, content: string | (TextBlock | ImageBlock)[], change?: (state: TaskState) => void): Promise<void> {
+    const { state } = this.deps;
+    return this.deps.withStateLock(() => {
+      change?.(state);
+      const out = state.userMessageContent;
+      if (call.id !== undefined) {
+        out.push({ type: "tool_result", toolUseId: call.id, content });
+        return;
+      }
+      out.push({ type: "text", text: `[${describeCall(call)}] Result:` });
+      if (typeof content === "string") out.push({ type: "text", text: content });
+      else out.push(...(content as ContentBlock[]));
+    });
   }
 
   private context(): ToolContext {
