@@ -269,10 +269,13 @@ export class Controller {
     return !answered.response.text?.trim() && !answered.response.images?.length;
   }
 
-  /** Ends the current task (if any) and empties the chat. */
+  /** Ends the current task (if any), releases it, and empties the chat. */
   async clearTask(reason: AbortReason = "cancelled"): Promise<void> {
-    if (!this.task) return;
+    const task = this.task;
+    if (!task) return;
     await this.cancelTask(reason);
+    // The Controller made the task, so it disposes it.
+    await task.dispose(reason);
     this.task = undefined;
     this.taskDone = undefined;
     this.options.listener.onTaskChanged(undefined);

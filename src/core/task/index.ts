@@ -22,11 +22,9 @@ import { checkMistakeLimit } from "./mistake-limit";
 import { RequestRow } from "./request-row";
 import { askToGoOn, reopenChat } from "./resume";
 import { ended, type AttemptOutcome, type RoundOutcome, type TaskOutcome } from "./round-outcome";
-
-export type { TaskOutcome } from "./round-outcome";
-
 import type { TaskParams } from "./task-params";
 
+export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointHook, TaskParams } from "./task-params";
 
 /**
@@ -55,6 +53,7 @@ export class Task {
   private endedWith: TaskOutcome | undefined;
   /** Set once the task is over for good, its messages flushed. */
   private result: TaskOutcome | undefined;
+  private disposed = false;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -163,11 +162,26 @@ export class Task {
     if (this.state.abort) return;
     this.state.abortReason = reason;
     this.abortController.abort();
+    // Previews go at once: the person sees the edit taken back as they cancel.
     void this.toolExecutor.dispose();
-    this.commands.dispose();
     this.params.api.abort();
     this.presenter.cancel();
     this.chat.cancelPendingAsk(reason !== "shutdown");
+  }
+
+  /**
+   * Releases all the task holds, for its creator (the Controller): a running task is aborted first
+   * (its commands end, background ones too), then its edit previews, temp folder and pending chat
+   * updates go, and its messages are saved.
+   */
+  async dispose(reason: AbortReason = "cancelled"): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.abortTask(reason);
+    await this.toolExecutor.dispose();
+    this.commands.dispose();
+    this.presenter.cancel();
+    await this.messages.flush();
   }
 
   /**
@@ -335,7 +349,7 @@ export class Task {
         const apiError = isApiError(error) ? error : new ApiError("unknown", errorText(error), { cause: error });
         const decision = await this.retrier.afterFailure(apiError);
         if (decision === "retry") continue;
-        throw new RequestStopped();
+        throw new RequestStopped("The person stopped the request");
       }
       if (first.done) return;
       yield first.value as never;
@@ -381,8 +395,4 @@ export class Task {
 }
 
 /** The person chose to stop after a request failed before its first chunk: attemptApiRequest tells streamOneAnswer. */
-class RequestStopped extends Error {
-  constructor() {
-    super("The person stopped the request");
-  }
-}
+class RequestStopped extends Error {}
