@@ -4,6 +4,7 @@
  */
 import type { ApiSettings, ProviderId } from "../../shared/protocol";
 import type { AgentSettings } from "../../shared/settings";
+import type { DisposableLike } from "../util/disposable";
 
 export interface SettingsStore {
   getAgentSettings(): AgentSettings;
@@ -11,7 +12,7 @@ export interface SettingsStore {
   updateAgentSettings(change: Partial<AgentSettings>): Promise<void>;
   updateApiSettings(change: Partial<ApiSettings>): Promise<void>;
   /** Called when the settings change from outside (e.g. the person edits settings.json). */
-  onDidChange(listener: () => void): { dispose(): void };
+  onDidChange(listener: () => void): DisposableLike;
 }
 
 /** API keys. Never logged, never sent to the webview. */
@@ -48,7 +49,7 @@ export class MemorySettingsStore implements SettingsStore {
     this.emit();
   }
 
-  onDidChange(listener: () => void): { dispose(): void } {
+  onDidChange(listener: () => void): DisposableLike {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }

@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { DiffSession, DiffViewHost } from "../bridge";
 import { EditorDiffSession, type DiffSessionOptions, type DiffSessionServices } from "./diff-session";
-import { Disposable } from "./dispose";
+import { Disposable } from "../../core/util/disposable";
 import { closeLeftoverProposals } from "./leftover-proposals";
 import { ORIGINAL_SCHEME, OriginalContentProvider } from "./original-content";
 import { PROPOSAL_SCHEME, ProposalFileSystem } from "./proposal-files";

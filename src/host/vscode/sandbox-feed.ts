@@ -9,7 +9,7 @@
 import type { SettingsStore } from "../../core/controller/stores";
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
-import { Disposable } from "./dispose";
+import { Disposable } from "../../core/util/disposable";
 
 /** What the feed needs of core/sandbox's CommandSandbox. */
 export interface SandboxService {

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { SettingsStore } from "../../core/controller/stores";
 import type { ApiSettings } from "../../shared/protocol";
 import type { AgentSettings } from "../../shared/settings";
-import { Disposable } from "./dispose";
+import { Disposable } from "../../core/util/disposable";
 import { agentSettingsEntries, apiSettingsEntries, readAgentSettings, readApiSettings, type ConfigEntry, type ReadResult } from "./settings-keys";
 
 const SECTION = "tandem";

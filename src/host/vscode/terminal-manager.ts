@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { RunCommandOptions, RunningCommand, TerminalHost, TerminalShell } from "../bridge";
-import { Disposable } from "./dispose";
+import { Disposable } from "../../core/util/disposable";
 import { TerminalCommand, type CommandEnvironment, type TerminalSlot } from "./terminal-command";
 
 export interface TerminalManagerOptions {

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { HostBridge, TerminalHost, WindowHost, WorkspaceHost } from "../bridge";
 import { NodeTerminal } from "../node/node-terminal";
 import { VscodeDiffView } from "./diff-view";
-import { Disposable } from "./dispose";
+import { Disposable } from "../../core/util/disposable";
 import { VscodeTerminalHost } from "./terminal-manager";
 import { errorText } from "../../core/util/error-text";
 

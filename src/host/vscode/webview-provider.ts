@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import * as vscode from "vscode";
 import type { WebviewSession } from "../../core/controller/webview-session";
 import type { ToWebviewMessage } from "../../shared/protocol";
-import { Disposable, type DisposableLike } from "./dispose";
+import { Disposable, type DisposableLike } from "../../core/util/disposable";
 import { checkIncomingMessage } from "./incoming-message";
 import { InterruptedTaskMemory, type TaskMemento } from "./interrupted-task-memory";
 import type { SessionHolder } from "./session-holder";
