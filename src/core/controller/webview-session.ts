@@ -97,9 +97,7 @@ export class WebviewSession implements ControllerListener {
       case "clearTask":
         return this.controller.clearTask();
       case "resumeTask":
-        if (!(await this.applyApiSettings())) return;
-        await this.controller.resumeTask(message.id);
-        return;
+        return this.resumeTask(message.id);
       case "deleteTask":
         if (this.controller.currentTask?.taskId === message.id) await this.controller.clearTask();
         await this.history.delete(message.id);
@@ -147,6 +145,20 @@ export class WebviewSession implements ControllerListener {
 
   async cancelTask(): Promise<void> {
     await this.controller.cancelTask();
+  }
+
+  /** Reopens a saved task (from History, or the one a reload interrupted); a failure is told to the panel. */
+  async resumeTask(id: string): Promise<void> {
+    try {
+      if (await this.applyApiSettings()) await this.controller.resumeTask(id);
+    } catch (error) {
+      this.notice("error", errorText(error));
+    }
+  }
+
+  /** Something outside the panel changed what its settings show (a key stored from the command palette). */
+  refreshSettings(): Promise<void> {
+    return this.postSettings();
   }
 
   /** Delivers an answer to the question it names, or hands it back: it is never applied to another. */

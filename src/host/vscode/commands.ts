@@ -107,8 +107,8 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
   });
   if (apiKey === undefined) return; // dismissed
   await deps.secrets.setApiKey(provider, apiKey);
-  // An open panel shows whether a key is stored: an empty settings change makes the session resend its settings.
+  // An open panel shows whether a key is stored.
   const session = deps.sessions.current();
-  if (session) await (await session).handle({ type: "updateApiSettings", settings: {} });
+  if (session) await (await session).refreshSettings();
   void vscode.window.showInformationMessage(`Tandem: the API key for ${PROVIDER_NAMES[provider]} was ${apiKey.trim() ? "saved" : "removed"}.`);
 }

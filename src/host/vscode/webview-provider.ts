@@ -122,7 +122,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     const currentId = () => session.controller.currentTask?.taskId;
     if (!id || currentId() !== undefined) return;
     this.log.info(`Reopening task ${id}, which was running when the window closed.`);
-    await session.handle({ type: "resumeTask", id });
+    await session.resumeTask(id);
     // The session reported a failure (e.g. the task was deleted) to the panel: do not retry it on every reload.
     if (currentId() !== id) this.interrupted.forget();
   }
