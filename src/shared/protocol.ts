@@ -51,7 +51,7 @@ export interface TaskSummary {
   id: string;
   /** The task's prompt. */
   text: string;
-  /** Epoch ms of the first message. */
+  /** Epoch ms when the task started (a resumed one: its first message). */
   startedAt: number;
 }
 

@@ -97,6 +97,24 @@ describe("WebviewSession", () => {
     expect(ofType("historyChanged").at(-1)?.history[0]).toMatchObject({ text: "Say hi" });
   });
 
+  it("says what the task is once, as the Controller knows it, and History agrees", async () => {
+    await secrets.setApiKey("anthropic", SECRET);
+    server.enqueue(done);
+    const stop = approveThroughProtocol();
+    await send({ type: "newTask", text: "Name the task", images: [] });
+    await session.controller.waitForTask();
+    stop();
+    // One taskChanged per task, carrying its prompt from the start (nothing sniffed from its first row).
+    const changes = ofType("taskChanged");
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.task).toEqual(session.controller.currentSummary);
+    expect(changes[0]?.task?.text).toBe("Name the task");
+    const listed = ofType("historyChanged").at(-1)?.history[0];
+    expect(listed).toMatchObject({ id: changes[0]?.task?.id, text: "Name the task", startedAt: changes[0]?.task?.startedAt });
+    await send({ type: "ready" });
+    expect(ofType("state").at(-1)?.state).toMatchObject({ task: changes[0]?.task, running: false });
+  });
+
   it("never sends the API key to the webview", async () => {
     await send({ type: "setApiKey", provider: "anthropic", apiKey: SECRET });
     expect(await secrets.getApiKey("anthropic")).toBe(SECRET);

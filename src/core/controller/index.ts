@@ -4,7 +4,7 @@ import type { ApiConfiguration } from "../../api";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
-import type { HistoryItem, OpenQuestion, TaskStatus } from "../../shared/protocol";
+import type { HistoryItem, OpenQuestion, TaskStatus, TaskSummary } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
@@ -23,7 +23,7 @@ import type { ToolDefinition } from "../task/tools/types";
 /** What the Controller tells its UI (the webview bridge, the CLI printer, a test). */
 export interface ControllerListener extends ChatListener {
   /** A task began (its messages will follow) or the chat was cleared (undefined). */
-  onTaskChanged(taskId: string | undefined): void;
+  onTaskChanged(task: TaskSummary | undefined): void;
   onTaskFinished(taskId: string, outcome: TaskOutcome): void;
   /** The saved-task list changed (a task started, ended or was deleted). */
   onHistoryChanged?(): void;
@@ -57,6 +57,8 @@ export class Controller {
   private settings: AgentSettings;
   private apiConfiguration: ApiConfiguration;
   private task: Task | undefined;
+  /** What the current task is (its prompt, when it started): the one owner the panel's header and History read. */
+  private summary: TaskSummary | undefined;
   private taskDone: Promise<TaskOutcome> | undefined;
   /** The person's latest answer and the question (its row) it answered (see showsResult). */
   private lastAnswer: { ts: number; response: AskResponse } | undefined;
@@ -70,6 +72,15 @@ export class Controller {
 
   get currentTask(): Task | undefined {
     return this.task;
+  }
+
+  get currentSummary(): TaskSummary | undefined {
+    return this.summary;
+  }
+
+  /** True from a task's start until it has finished. */
+  get isRunning(): boolean {
+    return this.task !== undefined && !this.task.isFinished;
   }
 
   getSettings(): AgentSettings {
@@ -125,12 +136,13 @@ export class Controller {
   /** `first` is what the History index holds while the task starts: a resumed task's saved chat and status. */
   private run(task: Task, start: () => Promise<TaskOutcome>, first: { text: string; shown: readonly ChatMessage[]; status: TaskStatus }): Task {
     const { listener } = this.options;
-    const { text } = first;
+    const summary: TaskSummary = { id: task.taskId, text: first.text, startedAt: first.shown[0]?.ts ?? Date.now() };
     this.task = task;
-    listener.onTaskChanged(task.taskId);
-    void this.recordHistory(task.taskId, text, first.shown, first.status);
+    this.summary = summary;
+    listener.onTaskChanged(summary);
+    void this.recordHistory(summary, first.shown, first.status);
     this.taskDone = start().then(async (outcome) => {
-      await this.recordHistory(task.taskId, text, task.messages.chatMessages, statusOf(outcome, task));
+      await this.recordHistory(summary, task.messages.chatMessages, statusOf(outcome, task));
       listener.onTaskFinished(task.taskId, outcome);
       const handoff = task.handoffContext;
       // new_task: the next task starts from the summary, unless the person moved on meanwhile.
@@ -204,11 +216,10 @@ export class Controller {
   }
 
   /** Keeps the history index in step with the task: its prompt, totals (as the task header sums them) and status. */
-  private async recordHistory(id: string, text: string, chat: readonly ChatMessage[], status: TaskStatus): Promise<void> {
+  private async recordHistory(summary: TaskSummary, chat: readonly ChatMessage[], status: TaskStatus): Promise<void> {
     const history = this.options.history;
     if (!history) return;
-    const startedAt = chat[0]?.ts ?? Date.now();
-    await history.upsert({ id, text, startedAt, ...historyTotals(chat), status });
+    await history.upsert({ ...summary, ...historyTotals(chat), status });
     this.options.listener.onHistoryChanged?.();
   }
 
@@ -277,6 +288,7 @@ export class Controller {
     // The Controller made the task, so it disposes it.
     await task.dispose(reason);
     this.task = undefined;
+    this.summary = undefined;
     this.taskDone = undefined;
     this.options.listener.onTaskChanged(undefined);
   }

@@ -49,8 +49,6 @@ export interface WebviewSessionDeps {
 export class WebviewSession implements ControllerListener {
   readonly controller: Controller;
   private readonly history: TaskHistory;
-  private taskSummary: TaskSummary | undefined;
-  private running = false;
   private readonly settingsSubscription: { dispose(): void };
   /** What the webview holds of the rows streaming now, so their updates go as deltas. */
   private readonly deltas = new StreamDeltas();
@@ -194,10 +192,6 @@ export class WebviewSession implements ControllerListener {
   // ------------------------------------------------------------ from the Controller
 
   onMessageAdded(message: ChatMessage): void {
-    if (message.type === "say" && message.say === "task" && this.taskSummary && !this.taskSummary.text) {
-      this.taskSummary = { ...this.taskSummary, text: message.text ?? "", startedAt: message.ts };
-      this.deps.post({ type: "taskChanged", task: this.taskSummary });
-    }
     this.deltas.added(message);
     this.deps.post({ type: "messageAdded", message });
   }
@@ -219,16 +213,13 @@ export class WebviewSession implements ControllerListener {
     this.deps.post({ type: "messagesRemoved", timestamps });
   }
 
-  onTaskChanged(taskId: string | undefined): void {
-    this.taskSummary = taskId ? { id: taskId, text: "", startedAt: Date.now() } : undefined;
-    this.running = taskId !== undefined;
+  onTaskChanged(task: TaskSummary | undefined): void {
     this.deltas.reset();
-    this.deps.post({ type: "taskChanged", task: this.taskSummary });
-    this.deps.post({ type: "taskRunning", running: this.running });
+    this.deps.post({ type: "taskChanged", task });
+    this.deps.post({ type: "taskRunning", running: task !== undefined });
   }
 
   onTaskFinished(_taskId: string, _outcome: TaskOutcome): void {
-    this.running = false;
     this.deps.post({ type: "taskRunning", running: false });
   }
 
@@ -240,16 +231,12 @@ export class WebviewSession implements ControllerListener {
 
   private async postState(): Promise<void> {
     const messages = this.controller.messages;
-    const first = messages[0];
-    if (this.taskSummary && first?.type === "say" && first.say === "task") {
-      this.taskSummary = { ...this.taskSummary, text: first.text ?? "", startedAt: first.ts };
-    }
     const settings = await this.webviewSettings();
     const history = await this.history.list();
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
     const question = this.controller.openQuestion;
-    this.deps.post({ type: "state", state: { task: this.taskSummary, messages, question, running: this.running, settings, history } });
+    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history } });
   }
 
   private async postSettings(): Promise<void> {
