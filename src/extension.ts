@@ -62,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     return new WebviewSession({
       sandbox,
       post: (message) => view.post(message),
+      runningTaskChanged: (taskId) => view.runningTaskChanged(taskId),
       host,
       settings,
       secrets,

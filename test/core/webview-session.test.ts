@@ -26,15 +26,19 @@ let storage: string;
 let posted: ToWebviewMessage[];
 let session: WebviewSession;
 let secrets: MemorySecretStore;
+/** What the session told the host about the running task (for a window reload). */
+let runningTasks: (string | undefined)[];
 
 beforeEach(async () => {
   server = await startScriptedModelServer();
   workspace = await mkdtemp(join(tmpdir(), "tandem-session-ws-"));
   storage = await mkdtemp(join(tmpdir(), "tandem-session-store-"));
   posted = [];
+  runningTasks = [];
   secrets = new MemorySecretStore();
   session = new WebviewSession({
     post: (message) => posted.push(structuredClone(message)),
+    runningTaskChanged: (taskId) => runningTasks.push(taskId),
     host: new NodeHost(workspace),
     settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "anthropic", baseUrl: server.anthropicBaseUrl, modelId: "claude-sonnet-4-6" }),
     secrets,
@@ -113,6 +117,8 @@ describe("WebviewSession", () => {
     expect(listed).toMatchObject({ id: changes[0]?.task?.id, text: "Name the task", startedAt: changes[0]?.task?.startedAt });
     await send({ type: "ready" });
     expect(ofType("state").at(-1)?.state).toMatchObject({ task: changes[0]?.task, running: false });
+    // The host hears which task runs from the session itself, not by reading what goes to the panel.
+    expect(runningTasks).toEqual([changes[0]?.task?.id, undefined]);
   });
 
   it("never sends the API key to the webview", async () => {

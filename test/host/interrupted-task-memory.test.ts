@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { InterruptedTaskMemory, type TaskMemento } from "../../src/host/vscode/interrupted-task-memory";
-import type { ToWebviewMessage } from "../../src/shared/protocol";
 
 /** A workspace memento kept in a Map, as VS Code's is per workspace. */
 function memento(initial: Record<string, unknown> = {}) {
@@ -17,42 +16,33 @@ function memento(initial: Record<string, unknown> = {}) {
   return { state, writes };
 }
 
-const started = (id: string): ToWebviewMessage[] => [
-  { type: "taskChanged", task: { id, text: "", startedAt: 1 } },
-  { type: "taskRunning", running: true },
-];
-const finished: ToWebviewMessage = { type: "taskRunning", running: false };
-const cleared: ToWebviewMessage = { type: "taskChanged", task: undefined };
 
 describe("InterruptedTaskMemory", () => {
   it("remembers the running task until it finishes", () => {
     const { state } = memento();
     const memory = new InterruptedTaskMemory(state, () => {});
     expect(memory.remembered()).toBeUndefined();
-    for (const message of started("task-1")) memory.observe(message);
+    memory.runningTaskChanged("task-1");
     expect(memory.remembered()).toBe("task-1");
-    memory.observe({ type: "messageAdded", message: { ts: 2, type: "say", say: "text", text: "hi" } });
-    expect(memory.remembered()).toBe("task-1");
-    memory.observe(finished);
+    memory.runningTaskChanged(undefined);
     expect(memory.remembered()).toBeUndefined();
   });
 
   it("forgets a task the person cleared, and follows a new one", () => {
     const memory = new InterruptedTaskMemory(memento().state, () => {});
-    for (const message of started("task-1")) memory.observe(message);
-    memory.observe(cleared);
+    memory.runningTaskChanged("task-1");
+    memory.runningTaskChanged(undefined);
     expect(memory.remembered()).toBeUndefined();
-    for (const message of started("task-2")) memory.observe(message);
+    memory.runningTaskChanged("task-2");
     expect(memory.remembered()).toBe("task-2");
   });
 
   it("keeps the task when the host ends it on the way out (a reload)", () => {
     const { state } = memento();
     const memory = new InterruptedTaskMemory(state, () => {});
-    for (const message of started("task-1")) memory.observe(message);
+    memory.runningTaskChanged("task-1");
     memory.hostEnding();
-    memory.observe(finished);
-    memory.observe(cleared);
+    memory.runningTaskChanged(undefined);
     expect(memory.remembered()).toBe("task-1");
     // The next host reads the same workspace state.
     expect(new InterruptedTaskMemory(state, () => {}).remembered()).toBe("task-1");
@@ -61,7 +51,7 @@ describe("InterruptedTaskMemory", () => {
   it("writes only when the remembered task changes", () => {
     const { state, writes } = memento();
     const memory = new InterruptedTaskMemory(state, () => {});
-    for (const message of [...started("task-1"), ...started("task-1"), finished, finished]) memory.observe(message);
+    for (const id of ["task-1", "task-1", undefined, undefined]) memory.runningTaskChanged(id);
     expect(writes).toEqual(["task-1", undefined]);
   });
 
@@ -74,7 +64,7 @@ describe("InterruptedTaskMemory", () => {
     const warnings: string[] = [];
     const state: TaskMemento = { get: (() => undefined) as TaskMemento["get"], update: () => Promise.reject(new Error("disk full")) };
     const memory = new InterruptedTaskMemory(state, (text) => warnings.push(text));
-    memory.observe(started("task-1")[0]!);
+    memory.runningTaskChanged("task-1");
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(warnings).toEqual(["Could not remember the running task for a window reload: disk full"]);
   });

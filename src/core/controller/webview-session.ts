@@ -28,6 +28,8 @@ export { CommandSandbox } from "../sandbox/command-sandbox";
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
   post(message: ToWebviewMessage): void;
+  /** Which task runs now, if any (the VS Code host remembers it, to reopen it after a window reload). */
+  runningTaskChanged?(taskId: string | undefined): void;
   host: HostBridge;
   settings: SettingsStore;
   secrets: SecretStore;
@@ -217,10 +219,12 @@ export class WebviewSession implements ControllerListener {
     this.deltas.reset();
     this.deps.post({ type: "taskChanged", task });
     this.deps.post({ type: "taskRunning", running: task !== undefined });
+    this.deps.runningTaskChanged?.(task?.id);
   }
 
   onTaskFinished(_taskId: string, _outcome: TaskOutcome): void {
     this.deps.post({ type: "taskRunning", running: false });
+    this.deps.runningTaskChanged?.(undefined);
   }
 
   onHistoryChanged(): void {

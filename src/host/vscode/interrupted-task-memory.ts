@@ -1,10 +1,9 @@
 /**
  * Remembers, per workspace, which task was running, so a window reload (which ends the extension
- * host, and the task with it) does not lose it: the next host reopens that task in the panel. It
- * follows what the session tells the panel, so it needs no hook in the core.
+ * host, and the task with it) does not lose it: the next host reopens that task in the panel. The
+ * session tells it which task runs (WebviewSessionDeps.runningTaskChanged).
  */
 import type * as vscode from "vscode";
-import type { ToWebviewMessage } from "../../shared/protocol";
 import { errorText } from "../../core/util/error-text";
 
 const KEY = "tandem.interruptedTaskId";
@@ -25,14 +24,9 @@ export class InterruptedTaskMemory {
     return typeof id === "string" && id ? id : undefined;
   }
 
-  /**
-   * Follows the session's messages: a task that starts is remembered until it finishes or the
-   * chat is cleared. Called with every message, so it only writes when the answer changes.
-   */
-  observe(message: ToWebviewMessage): void {
-    if (this.ending) return;
-    if (message.type === "taskChanged") this.write(message.task?.id);
-    else if (message.type === "taskRunning" && !message.running) this.write(undefined);
+  /** A task started (remembered until it finishes or the chat is cleared), or none runs any more. Writes only on a change. */
+  runningTaskChanged(taskId: string | undefined): void {
+    if (!this.ending) this.write(taskId);
   }
 
   /**

@@ -46,8 +46,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** The session's `post`. */
   post(message: ToWebviewMessage): void {
-    this.interrupted?.observe(message);
     this.outbox.post(message);
+  }
+
+  /** The session's `runningTaskChanged`: which task a window reload would interrupt. */
+  runningTaskChanged(taskId: string | undefined): void {
+    this.interrupted?.runningTaskChanged(taskId);
   }
 
   /** Called each time a page has received the full state. */
