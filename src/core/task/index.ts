@@ -106,7 +106,7 @@ export class Task {
     return this.result !== undefined;
   }
 
-  /** Every change of task state goes through this one lock (the abort flag alone is set at once). */
+  /** Every change of task state goes through this one lock (but the abort flag and the presenter's re-entrancy pair: task-state.ts). */
   withStateLock<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.stateMutex.runExclusive(fn);
   }

@@ -7,7 +7,8 @@ export type AbortReason = "cancelled" | "shutdown";
 
 /**
  * The Task's mutable state. Every change goes through the Task's state lock (withStateLock),
- * except `abortReason`, which abortTask sets at once. The per-round fields are the seed's: `resetRound()` resets them
+ * except `abortReason` (abortTask sets it at once) and presentAssistantMessage's re-entrancy pair
+ * (checked and set with no await between, on every chunk). The per-round fields are the seed's: `resetRound()` resets them
  * together at the start of every request, so nothing of one round leaks into the next. How a
  * round ends is not kept here: each round returns it (round-outcome.ts).
  */
