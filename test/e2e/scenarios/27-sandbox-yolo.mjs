@@ -45,7 +45,8 @@ export default async function sandboxYolo(t) {
   await network.click();
   await network.locator("li.option", { hasText: "No network" }).click();
   await state.getByText("No network").waitFor({ timeout: 10_000 });
-  assert.equal(JSON.parse(readFileSync(session.dir.userSettings, "utf8"))["tandem.sandbox.network"], "none", "the network choice is saved");
+  // VS Code may still be rewriting settings.json when the change has already come back: read it until it parses.
+  assert.equal(await savedSetting(session.dir.userSettings, "tandem.sandbox.network", "none"), "none", "the network choice is saved");
   await webview.getByRole("button", { name: "Done" }).click();
   session.lap("settings show the sandbox on");
 
@@ -101,4 +102,19 @@ async function terminalNames(page) {
   const tabs = await page.locator(".part.panel .terminal-tabs-entry .monaco-icon-label").allInnerTexts();
   const single = await page.locator(".part.panel .single-terminal-tab").allInnerTexts();
   return [...tabs, ...single].map((name) => name.trim()).filter(Boolean);
+}
+
+/** The value of `key` in settings.json once it is `expected` (or whatever it is after 10 s); a half-written file is read again. */
+async function savedSetting(file, key, expected) {
+  const deadline = Date.now() + 10_000;
+  let value;
+  for (;;) {
+    try {
+      value = JSON.parse(readFileSync(file, "utf8"))[key];
+    } catch {
+      value = undefined;
+    }
+    if (value === expected || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
