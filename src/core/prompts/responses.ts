@@ -4,6 +4,7 @@
  */
 import type { ImageBlock, TextBlock } from "../../api/types";
 import type { CutOff } from "../assistant-message/types";
+import { imageBlockFromDataUrl } from "../util/image-block";
 
 export type ToolCallMode = "xml" | "native";
 
@@ -149,14 +150,3 @@ export const formatResponse = {
     return `There is no tool named '${name}'.${list}`;
   },
 };
-
-const DATA_URL = /^data:(image\/[\w.+-]+);base64,(.*)$/s;
-
-/** Attached images travel as data URLs in the chat and as base64 blocks to the model. */
-export function imageBlockFromDataUrl(dataUrl: string): ImageBlock {
-  const match = DATA_URL.exec(dataUrl);
-  if (!match?.[1] || match[2] === undefined) {
-    throw new Error(`Not a base64 image data URL: ${dataUrl.slice(0, 40)}…`);
-  }
-  return { type: "image", mediaType: match[1], data: match[2] };
-}

@@ -1,5 +1,6 @@
 import type { ImageBlock, TextBlock } from "../../api/types";
-import { formatResponse, imageBlockFromDataUrl } from "../prompts/responses";
+import { formatResponse } from "../prompts/responses";
+import { imageBlockFromDataUrl } from "../util/image-block";
 import { errorText } from "../util/error-text";
 import type { ParamValues } from "./tools/params";
 import type { ApprovalDecision, ApprovalRequest, Feedback, PreparedCall, ToolContext, ToolDefinition, ToolResult } from "./tools/types";

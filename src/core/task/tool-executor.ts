@@ -14,6 +14,7 @@ import { getTool } from "./tools/registry";
 import { readParams } from "./tools/params";
 import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
+import { imageBlockFromDataUrl } from "../util/image-block";
 
 /** A complete or partial tool call; native calls carry the provider's id. */
 export type ToolCall = ToolUse & { id?: string };
@@ -216,9 +217,4 @@ function mayRunCutOff(tool: ToolDefinition, params: RawParams, cutOff: CutOff): 
 function describeCall(call: ToolCall): string {
   const target = call.params.path ?? call.params.command ?? call.params.url;
   return target ? `${call.name} for '${target}'` : call.name;
-}
-
-function imageBlockFromDataUrl(dataUrl: string): ImageBlock {
-  const match = /^data:([^;]+);base64,(.*)$/s.exec(dataUrl);
-  return { type: "image", mediaType: match?.[1] ?? "image/png", data: match?.[2] ?? dataUrl };
 }

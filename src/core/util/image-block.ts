@@ -1,7 +1,12 @@
 import type { ImageBlock } from "../../api/types";
 
-/** An image the person attached (a data URL) as a block for the model. */
+const DATA_URL = /^data:(image\/[\w.+-]+);base64,(.*)$/s;
+
+/** Attached images travel as data URLs in the chat and as base64 blocks to the model. */
 export function imageBlockFromDataUrl(dataUrl: string): ImageBlock {
-  const match = /^data:([^;]+);base64,(.*)$/s.exec(dataUrl);
-  return { type: "image", mediaType: match?.[1] ?? "image/png", data: match?.[2] ?? dataUrl };
+  const match = DATA_URL.exec(dataUrl);
+  if (!match?.[1] || match[2] === undefined) {
+    throw new Error(`Not a base64 image data URL: ${dataUrl.slice(0, 40)}…`);
+  }
+  return { type: "image", mediaType: match[1], data: match[2] };
 }
