@@ -8,6 +8,7 @@ import { realpath, stat } from "node:fs/promises";
 import { createInterface, type Interface } from "node:readline/promises";
 import { buildApiHandler } from "../api";
 import { Controller } from "../core/controller";
+import { fixedSettings } from "../core/controller/settings-source";
 import { removeLeftoverTempFiles } from "../core/storage/leftover-temp-files";
 import { TaskHistory } from "../core/storage/task-history";
 import { errorText } from "../core/util/error-text";
@@ -101,9 +102,8 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   const controller: Controller = new Controller({
     host: new NodeHost(cli.cwd, { notify: (level, text) => note(`${level}: ${text}`) }),
     sandbox,
-    apiConfiguration: cli.api,
     createApiHandler: buildApiHandler,
-    settings: { yolo: cli.yolo, toolCallMode: cli.toolCallMode, autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval }, sandbox: cli.sandbox },
+    settings: fixedSettings(cli.api, { yolo: cli.yolo, toolCallMode: cli.toolCallMode, autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval }, sandbox: cli.sandbox }),
     storageRoot: saved.storageRoot,
     history: saved.history,
     listener: {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { buildApiHandler, type ApiConfiguration } from "../../src/api";
 import type { ApiMessage } from "../../src/api/types";
 import { Controller } from "../../src/core/controller";
+import { fixedSettings } from "../../src/core/controller/settings-source";
 import type { TaskOutcome } from "../../src/core/task";
 import type { RetryOptions } from "../../src/core/task/retry-policy";
 import type { DiffViewHost, HostBridge } from "../../src/host/bridge";
@@ -94,16 +95,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
   const controller: Controller = new Controller({
     host: withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView),
-    apiConfiguration: {
-      provider: options.provider,
-      apiKey: "test-key",
-      baseUrl: options.provider === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl,
-      modelId: options.provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-6.2-sol",
-      streamIdleTimeoutMs: 2_000,
-      ...options.api,
-    },
+    settings: fixedSettings(
+      {
+        provider: options.provider,
+        apiKey: "test-key",
+        baseUrl: options.provider === "anthropic" ? server.anthropicBaseUrl : server.openaiBaseUrl,
+        modelId: options.provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-6.2-sol",
+        streamIdleTimeoutMs: 2_000,
+        ...options.api,
+      },
+      options.settings,
+    ),
     createApiHandler: buildApiHandler,
-    settings: options.settings,
     tools: options.tools,
     storageRoot: storage,
     retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },

@@ -5,7 +5,7 @@ import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
 import type { HistoryItem, OpenQuestion, TaskStatus, TaskSummary } from "../../shared/protocol";
-import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
+import type { AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
@@ -19,14 +19,15 @@ import type { ChatListener } from "../task/message-state";
 import type { RetryOptions } from "../task/retry-policy";
 import { TOOLS } from "../task/tools/registry";
 import type { ToolDefinition } from "../task/tools/types";
+import type { SettingsSource } from "./settings-source";
 
 /** What the Controller tells its UI (the webview bridge, the CLI printer, a test). */
 export interface ControllerListener extends ChatListener {
   /** A task began (its messages will follow) or the chat was cleared (undefined). */
   onTaskChanged(task: TaskSummary | undefined): void;
   onTaskFinished(taskId: string, outcome: TaskOutcome): void;
-  /** The saved-task list changed (a task started, ended or was deleted). */
-  onHistoryChanged?(): void;
+  /** A saved task was listed or changed (it started, its totals grew, it ended). */
+  onHistoryItemChanged?(item: HistoryItem): void;
 }
 
 export interface ControllerOptions {
@@ -34,8 +35,8 @@ export interface ControllerOptions {
   listener: ControllerListener;
   /** Builds the provider client for a task; the SDKs load only when a task starts. */
   createApiHandler: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
-  apiConfiguration: ApiConfiguration;
-  settings?: Partial<AgentSettings>;
+  /** Where settings and the API configuration are read, each time they are needed. */
+  settings: SettingsSource;
   /** Where task histories are kept; none keeps them in memory only. */
   storageRoot?: string;
   /** The saved-task index (needs storageRoot). */
@@ -50,12 +51,10 @@ export interface ControllerOptions {
 }
 
 /**
- * Owns the settings and exactly one Task at a time: a new prompt disposes the previous task and
+ * Reads the settings from their one source and owns exactly one Task at a time: a new prompt disposes the previous task and
  * creates a fresh one. Routes the person's answers, cancel and clear to the current task.
  */
 export class Controller {
-  private settings: AgentSettings;
-  private apiConfiguration: ApiConfiguration;
   private task: Task | undefined;
   /** What the current task is (its prompt, when it started): the one owner the panel's header and History read. */
   private summary: TaskSummary | undefined;
@@ -65,10 +64,7 @@ export class Controller {
   /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
   private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
 
-  constructor(private readonly options: ControllerOptions) {
-    this.settings = { ...DEFAULT_AGENT_SETTINGS, ...options.settings };
-    this.apiConfiguration = { ...options.apiConfiguration };
-  }
+  constructor(private readonly options: ControllerOptions) {}
 
   get currentTask(): Task | undefined {
     return this.task;
@@ -83,19 +79,9 @@ export class Controller {
     return this.task !== undefined && !this.task.isFinished;
   }
 
+  /** The settings as they are now (the sandbox's own reach it from its owner, the host's sandbox feed). */
   getSettings(): AgentSettings {
-    return this.settings;
-  }
-
-  /** Changes apply to the running task at its next decision (e.g. turning YOLO on mid-task). */
-  updateSettings(change: Partial<AgentSettings>): void {
-    // The sandbox's own settings reach it from its owner (the host's sandbox feed), not through here.
-    this.settings = { ...this.settings, ...change };
-  }
-
-  /** Applies to the next task; a running task keeps the client it started with. */
-  updateApiConfiguration(change: Partial<ApiConfiguration>): void {
-    this.apiConfiguration = { ...this.apiConfiguration, ...change };
+    return this.options.settings.agentSettings();
   }
 
   /** Starts a task for the prompt, disposing the previous one. Resolves with the task once it runs. */
@@ -156,8 +142,9 @@ export class Controller {
   private async createTask(taskId: string): Promise<Task> {
     const { options } = this;
     // The stall timeout is a setting; a configuration that names its own (a test) keeps it.
-    const streamIdleTimeoutMs = this.apiConfiguration.streamIdleTimeoutMs ?? this.settings.stallTimeoutSeconds * 1000;
-    const api = await options.createApiHandler({ ...this.apiConfiguration, streamIdleTimeoutMs });
+    const configuration = await options.settings.apiConfiguration();
+    const streamIdleTimeoutMs = configuration.streamIdleTimeoutMs ?? this.getSettings().stallTimeoutSeconds * 1000;
+    const api = await options.createApiHandler({ ...configuration, streamIdleTimeoutMs });
     const ignore = await this.ignoreController();
     // The first task may start while the sandbox is still being checked: its commands wait for that anyway.
     const sandboxStatus = await options.sandbox?.ready();
@@ -171,9 +158,9 @@ export class Controller {
       tools,
       ignore,
       commandSandbox: options.sandbox,
-      settings: () => this.settings,
+      settings: () => this.getSettings(),
       systemPrompt: () => {
-        const mode = this.settings.toolCallMode;
+        const mode = this.getSettings().toolCallMode;
         if (prompt?.mode !== mode) {
           prompt = { mode, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus) }) };
         }
@@ -198,7 +185,7 @@ export class Controller {
       const chat = this.task?.taskId === taskId ? this.task.messages.chatMessages : undefined;
       const change = historyChange(message, added);
       if (!change || !history || !chat) return;
-      void history.amend(taskId, { ...change, ...historyTotals(chat) }).then((listed) => listed && listener.onHistoryChanged?.());
+      void history.amend(taskId, { ...change, usage: sumUsage(chat) }).then((item) => item && listener.onHistoryItemChanged?.(item));
     };
     return {
       onMessageAdded: (message) => {
@@ -219,8 +206,9 @@ export class Controller {
   private async recordHistory(summary: TaskSummary, chat: readonly ChatMessage[], status: TaskStatus): Promise<void> {
     const history = this.options.history;
     if (!history) return;
-    await history.upsert({ ...summary, ...historyTotals(chat), status });
-    this.options.listener.onHistoryChanged?.();
+    const item = { ...summary, usage: sumUsage(chat), status };
+    await history.upsert(item);
+    this.options.listener.onHistoryItemChanged?.(item);
   }
 
   /** What the current task waits for the person to answer, if anything. */
@@ -302,7 +290,7 @@ export class Controller {
   }
 
   private async ignoreController(): Promise<IgnoreController> {
-    const allowSecretFiles = this.settings.allowSecretFiles;
+    const allowSecretFiles = this.getSettings().allowSecretFiles;
     if (this.ignore?.allowSecretFiles !== allowSecretFiles) {
       const previous = this.ignore;
       this.ignore = { allowSecretFiles, controller: IgnoreController.create(this.options.host.workspace.root, { allowSecretFiles }) };
@@ -328,12 +316,6 @@ function historyChange(message: ChatMessage, added: boolean): { status?: TaskSta
   if (added) return { status: "running" };
   // A request just ended: its usage is all in.
   return message.apiRequest?.outcome === undefined ? undefined : {};
-}
-
-/** The task header's totals (shared/usage.ts), in the History index's fields. */
-function historyTotals(chat: readonly ChatMessage[]): Pick<HistoryItem, "tokensIn" | "tokensOut" | "cacheWrites" | "cacheReads" | "totalCost"> {
-  const { cost, ...tokens } = sumUsage(chat);
-  return { totalCost: cost, ...tokens };
 }
 
 function statusOf(outcome: TaskOutcome, task: Task): TaskStatus {

@@ -7,6 +7,7 @@ import { PROVIDER_IDS } from "../../shared/providers";
 import type {
   ApiSettings,
   FromWebviewMessage,
+  HistoryItem,
   OpenQuestion,
   PanelView,
   ProviderId,
@@ -22,6 +23,7 @@ import { Controller, type ControllerListener } from "./index";
 import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
 import { StreamDeltas } from "./stream-deltas";
+import { storedSettings } from "./settings-source";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 export { CommandSandbox } from "../sandbox/command-sandbox";
 
@@ -61,17 +63,14 @@ export class WebviewSession implements ControllerListener {
       host: deps.host,
       listener: this,
       createApiHandler: deps.createApiHandler ?? (async (config) => (await import("../../api")).buildApiHandler(config)),
-      apiConfiguration: { provider: deps.settings.getApiSettings().provider },
-      settings: deps.settings.getAgentSettings(),
+      settings: storedSettings(deps.settings, deps.secrets),
       storageRoot: deps.storageRoot,
       history: this.history,
       sandbox: deps.sandbox,
       ...deps.controllerOptions,
     });
-    this.settingsSubscription = deps.settings.onDidChange(() => {
-      this.controller.updateSettings(deps.settings.getAgentSettings());
-      void this.postSettings();
-    });
+    // The Controller reads the store itself; the panel only needs to be told.
+    this.settingsSubscription = deps.settings.onDidChange(() => void this.postSettings());
   }
 
   // ------------------------------------------------------------ from the webview
@@ -101,10 +100,9 @@ export class WebviewSession implements ControllerListener {
       case "deleteTask":
         if (this.controller.currentTask?.taskId === message.id) await this.controller.clearTask();
         await this.history.delete(message.id);
-        return this.postHistory();
+        return this.deps.post({ type: "historyItemRemoved", id: message.id });
       case "updateAgentSettings":
         await this.deps.settings.updateAgentSettings(message.settings);
-        this.controller.updateSettings(this.deps.settings.getAgentSettings());
         return this.postSettings();
       case "updateApiSettings":
         await this.deps.settings.updateApiSettings(message.settings);
@@ -120,27 +118,16 @@ export class WebviewSession implements ControllerListener {
   // ------------------------------------------------------------ commands
 
   async newTask(text: string, images: string[] = []): Promise<void> {
-    if (!(await this.applyApiSettings())) return;
-    await this.controller.newTask(text, images);
+    if (await this.canStartTask()) await this.controller.newTask(text, images);
   }
 
-  private async applyApiSettings(): Promise<boolean> {
+  /** No task starts without the key its provider needs: the settings view opens instead. */
+  private async canStartTask(): Promise<boolean> {
     const api = this.deps.settings.getApiSettings();
-    const apiKey = await this.deps.secrets.getApiKey(api.provider);
-    if (needsApiKey(api, Boolean(apiKey))) {
-      // The panel says so for as long as it is true (settings.needsApiKey), and holds what was typed.
-      this.showView("settings");
-      return false;
-    }
-    this.controller.updateSettings(this.deps.settings.getAgentSettings());
-    // An emptied field arrives as "" or 0: it means "not set".
-    const thinkingBudgetTokens = api.thinkingBudgetTokens ? api.thinkingBudgetTokens : undefined;
-    const contextWindowOverride = api.contextWindowOverride ? api.contextWindowOverride : undefined;
-    const baseUrl = api.baseUrl?.trim() || undefined;
-    const modelId = api.modelId?.trim() || undefined;
-    const openAiApi = api.openAiApi === "auto" ? undefined : api.openAiApi;
-    this.controller.updateApiConfiguration({ ...api, apiKey, baseUrl, modelId, thinkingBudgetTokens, contextWindowOverride, openAiApi });
-    return true;
+    if (!needsApiKey(api, Boolean(await this.deps.secrets.getApiKey(api.provider)))) return true;
+    // The panel says so for as long as it is true (settings.needsApiKey), and holds what was typed.
+    this.showView("settings");
+    return false;
   }
 
   async cancelTask(): Promise<void> {
@@ -150,7 +137,7 @@ export class WebviewSession implements ControllerListener {
   /** Reopens a saved task (from History, or the one a reload interrupted); a failure is told to the panel. */
   async resumeTask(id: string): Promise<void> {
     try {
-      if (await this.applyApiSettings()) await this.controller.resumeTask(id);
+      if (await this.canStartTask()) await this.controller.resumeTask(id);
     } catch (error) {
       this.notice("error", errorText(error));
     }
@@ -175,7 +162,6 @@ export class WebviewSession implements ControllerListener {
 
   showView(view: PanelView): void {
     this.deps.post({ type: "showView", view });
-    if (view === "history") void this.postHistory();
   }
 
   focusInput(): void {
@@ -227,8 +213,8 @@ export class WebviewSession implements ControllerListener {
     this.deps.runningTaskChanged?.(undefined);
   }
 
-  onHistoryChanged(): void {
-    void this.postHistory();
+  onHistoryItemChanged(item: HistoryItem): void {
+    this.deps.post({ type: "historyItemChanged", item });
   }
 
   // ------------------------------------------------------------ state
@@ -245,10 +231,6 @@ export class WebviewSession implements ControllerListener {
 
   private async postSettings(): Promise<void> {
     this.deps.post({ type: "settingsChanged", settings: await this.webviewSettings() });
-  }
-
-  private async postHistory(): Promise<void> {
-    this.deps.post({ type: "historyChanged", history: await this.history.list() });
   }
 
   private async webviewSettings(): Promise<WebviewSettings> {
