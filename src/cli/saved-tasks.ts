@@ -41,7 +41,7 @@ export function formatTaskList(items: readonly HistoryItem[], workspace: string,
     const when = new Date(item.startedAt).toISOString().slice(0, 16).replace("T", " ");
     const prompt = item.text.replace(/\s+/g, " ").trim();
     const short = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt;
-    return `${item.id}  ${when}  ${statusLabel(item).padEnd(11)} $${item.totalCost.toFixed(4)}  ${short}`;
+    return `${item.id}  ${when}  ${statusLabel(item).padEnd(11)} $${item.usage.cost.toFixed(4)}  ${short}`;
   });
   return [`Saved tasks for ${workspace}, newest first, times in UTC (resume one with --resume ID, or --resume last):`, ...lines].join("\n");
 }

@@ -16,6 +16,7 @@
 import type { AskKind, ChatMessage } from "./messages";
 import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
+import type { UsageTotals } from "./usage";
 
 import type { ProviderId } from "./providers";
 
@@ -61,14 +62,11 @@ export interface TaskSummary {
  */
 export type TaskStatus = "running" | "completed" | "failed" | "cancelled" | "interrupted";
 
-/** One saved task, for the history view. Its totals are `sumUsage` of its chat (shared/usage.ts). */
+/** One saved task, for the history view. */
 export interface HistoryItem extends TaskSummary {
-  totalCost: number;
-  tokensIn: number;
-  tokensOut: number;
-  /** These three are unset in an index written before Tandem recorded them. */
-  cacheWrites?: number;
-  cacheReads?: number;
+  /** `sumUsage` of its chat: the numbers its task header shows (shared/usage.ts). */
+  usage: UsageTotals;
+  /** Unset in an index written before Tandem recorded it. */
   status?: TaskStatus;
 }
 
@@ -164,7 +162,9 @@ export type ToWebviewMessage =
   /** An answer the host did not deliver (its question had closed); the panel keeps what was typed. */
   | { readonly type: "answerRefused"; answer: QuestionAnswer; reason: string }
   | { readonly type: "settingsChanged"; settings: WebviewSettings }
-  | { readonly type: "historyChanged"; history: readonly HistoryItem[] }
+  /** A saved task was added or changed (its status, its totals); the list is sent whole only in `state`. */
+  | { readonly type: "historyItemChanged"; item: HistoryItem }
+  | { readonly type: "historyItemRemoved"; id: string }
   /**
    * What the OS sandbox for commands does: posted once the machine has been checked, after each
    * change of tandem.sandbox.*, and after each \`state\` (a new page holds nothing). Not part of

@@ -98,7 +98,7 @@ describe("WebviewSession", () => {
     expect(ofType("messageUpdated").length).toBeGreaterThan(1);
     expect(ofType("taskChanged").at(-1)?.task?.text).toBe("Say hi");
     expect(ofType("taskRunning").at(-1)?.running).toBe(false);
-    expect(ofType("historyChanged").at(-1)?.history[0]).toMatchObject({ text: "Say hi" });
+    expect(ofType("historyItemChanged").at(-1)?.item).toMatchObject({ text: "Say hi" });
   });
 
   it("says what the task is once, as the Controller knows it, and History agrees", async () => {
@@ -113,7 +113,7 @@ describe("WebviewSession", () => {
     expect(changes).toHaveLength(1);
     expect(changes[0]?.task).toEqual(session.controller.currentSummary);
     expect(changes[0]?.task?.text).toBe("Name the task");
-    const listed = ofType("historyChanged").at(-1)?.history[0];
+    const listed = ofType("historyItemChanged").at(-1)?.item;
     expect(listed).toMatchObject({ id: changes[0]?.task?.id, text: "Name the task", startedAt: changes[0]?.task?.startedAt });
     await send({ type: "ready" });
     expect(ofType("state").at(-1)?.state).toMatchObject({ task: changes[0]?.task, running: false });
@@ -168,7 +168,9 @@ describe("WebviewSession", () => {
     expect(JSON.stringify(server.requests[1]?.body.messages)).toContain("TASK RESUMPTION");
 
     await send({ type: "deleteTask", id });
-    expect(ofType("historyChanged").at(-1)?.history.some((h) => h.id === id)).toBe(false);
+    expect(ofType("historyItemRemoved").at(-1)?.id).toBe(id);
+    await send({ type: "ready" });
+    expect(ofType("state").at(-1)?.state.history.some((h) => h.id === id)).toBe(false);
   });
 
   it("posts the same few bytes per streamed chunk on a 3,000-message task as on a short one", async () => {

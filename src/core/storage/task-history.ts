@@ -43,15 +43,16 @@ export class TaskHistory {
     await this.writer.request();
   }
 
-  /** Changes a listed task in place (how it stands, its totals so far); false when it is not listed. */
-  async amend(id: string, change: Partial<Omit<HistoryItem, "id">>): Promise<boolean> {
+  /** Changes a listed task in place (how it stands, its totals so far); the item as it is now, or undefined when it is not listed. */
+  async amend(id: string, change: Partial<Omit<HistoryItem, "id">>): Promise<HistoryItem | undefined> {
     await this.load();
     const index = this.items.findIndex((i) => i.id === id);
     const item = this.items[index];
-    if (!item) return false;
-    this.items = this.items.with(index, { ...item, ...change });
+    if (!item) return undefined;
+    const amended = { ...item, ...change };
+    this.items = this.items.with(index, amended);
     await this.writer.request();
-    return true;
+    return amended;
   }
 
   /** Forgets a task and deletes its files. */
@@ -68,7 +69,7 @@ export class TaskHistory {
         try {
           const parsed: unknown = JSON.parse(text);
           if (!Array.isArray(parsed)) throw new Error("it does not hold a list");
-          this.items = parsed as HistoryItem[];
+          this.items = parsed.map(fromIndexEntry);
         } catch (error) {
           // Only the index is lost: the tasks themselves stay on disk.
           this.onError(new Error(`The task history index ${join(this.root, INDEX_FILE)} is unreadable (${(error as Error).message}); starting a new one.`));
@@ -80,4 +81,20 @@ export class TaskHistory {
     );
     return this.loaded;
   }
+}
+
+/** An entry as written by this version, or by one before the totals were one `usage` object. */
+function fromIndexEntry(entry: HistoryItem & Partial<LegacyTotals>): HistoryItem {
+  if (entry.usage) return entry;
+  const { totalCost, tokensIn, tokensOut, cacheWrites, cacheReads, ...rest } = entry;
+  return { ...rest, usage: { tokensIn: tokensIn ?? 0, tokensOut: tokensOut ?? 0, cacheWrites: cacheWrites ?? 0, cacheReads: cacheReads ?? 0, cost: totalCost ?? 0 } };
+}
+
+/** The totals' fields in an index written before December 2026. */
+interface LegacyTotals {
+  totalCost: number;
+  tokensIn: number;
+  tokensOut: number;
+  cacheWrites: number;
+  cacheReads: number;
 }

@@ -22,7 +22,6 @@ export function HistoryEntry({ item, isOpen, onResumed }: { item: HistoryItem; i
   const post = usePost();
   const [confirming, setConfirming] = useState(false);
   const status = item.status === "running" && !isOpen ? "interrupted" : item.status;
-  const totals = { tokensIn: item.tokensIn, tokensOut: item.tokensOut, cacheWrites: item.cacheWrites ?? 0, cacheReads: item.cacheReads ?? 0, cost: item.totalCost };
   return (
     <li className="history-entry">
       <div className="history-meta">
@@ -30,7 +29,7 @@ export function HistoryEntry({ item, isOpen, onResumed }: { item: HistoryItem; i
         {status && <span className={`badge history-status status-${status}`}>{STATUS_LABELS[status]}</span>}
       </div>
       <div className="history-text">{item.text}</div>
-      <UsageStats totals={totals} />
+      <UsageStats totals={item.usage} />
       <div className="history-actions">
         <VscodeButton
           onClick={() => {

@@ -3,16 +3,17 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { makeState } from "../test-support/fixtures";
 import { renderPanel } from "../test-support/render-panel";
+import { ZERO_USAGE } from "../../../src/shared/usage";
 
 const history = [
-  { id: "old", text: "Rename the config loader", startedAt: 1_000, totalCost: 0.5, tokensIn: 1000, tokensOut: 100 },
-  { id: "new", text: "Add a retry to the fetcher", startedAt: 2_000, totalCost: 0.25, tokensIn: 2000, tokensOut: 200 },
+  { id: "old", text: "Rename the config loader", startedAt: 1_000, usage: { ...ZERO_USAGE, cost: 0.5, tokensIn: 1000, tokensOut: 100 } },
+  { id: "new", text: "Add a retry to the fetcher", startedAt: 2_000, usage: { ...ZERO_USAGE, cost: 0.25, tokensIn: 2000, tokensOut: 200 } },
 ];
 
 describe("history view", () => {
   it("lists saved tasks newest first and resumes one", async () => {
     const panel = renderPanel(makeState());
-    panel.send({ type: "historyChanged", history });
+    for (const item of history) panel.send({ type: "historyItemChanged", item });
     panel.send({ type: "showView", view: "history" });
     const entries = screen.getAllByRole("listitem");
     expect(entries.map((entry) => entry.querySelector(".history-text")?.textContent)).toEqual([

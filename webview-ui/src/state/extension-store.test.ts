@@ -165,7 +165,7 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     const store = loaded([ask("followup", 1)]);
     store.apply({ type: "taskRunning", running: false });
     store.apply({ type: "settingsChanged", settings: makeSettings({ contextWindow: 42 }) });
-    store.apply({ type: "historyChanged", history: [{ ...TASK, totalCost: 1, tokensIn: 2, tokensOut: 3 }] });
+    store.apply({ type: "historyItemChanged", item: { ...TASK, usage: { cost: 1, tokensIn: 2, tokensOut: 3, cacheReads: 0, cacheWrites: 0 } } });
     store.apply({ type: "showView", view: "settings" });
     store.apply({ type: "insertText", text: "selection" });
     store.apply({ type: "notice", level: "error", text: "bad key" });

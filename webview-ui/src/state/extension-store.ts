@@ -143,8 +143,14 @@ export class ExtensionStore {
       case "settingsChanged":
         this.patch({ settings: message.settings });
         return;
-      case "historyChanged":
-        this.patch({ history: message.history });
+      case "historyItemChanged": {
+        const { item } = message;
+        const index = this.state.history.findIndex((listed) => listed.id === item.id);
+        this.patch({ history: index < 0 ? [item, ...this.state.history] : this.state.history.with(index, item) });
+        return;
+      }
+      case "historyItemRemoved":
+        this.patch({ history: this.state.history.filter((listed) => listed.id !== message.id) });
         return;
       case "sandboxChanged":
         this.patch({ sandbox: message.sandbox });
