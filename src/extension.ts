@@ -3,8 +3,6 @@
  * nothing else. Activation stays cheap: the core (Controller, tools, SDKs) is loaded by a dynamic
  * import only when the panel opens or a command first needs it.
  */
-import { existsSync } from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { removeLeftoverTempFiles } from "./core/storage/leftover-temp-files";
 import { registerCommands } from "./host/vscode/commands";
@@ -37,8 +35,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   void removeLeftoverTempFiles([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), context.globalStorageUri.fsPath]);
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
-  // search_files runs the ripgrep VS Code ships, ahead of one on PATH.
-  const host = Object.assign(new VscodeHost(log), { ripgrep: bundledRipgrep() });
+  const host = new VscodeHost(log);
   const holder = new SessionHolder(async () => {
     const [{ WebviewSession, CommandSandbox }] = await Promise.all([
       import("./core/controller/webview-session"),
@@ -96,14 +93,6 @@ function privateStorage(context: vscode.ExtensionContext): string[] {
 function disposeSandbox(): void {
   sandboxFeed?.dispose();
   sandboxFeed = undefined;
-}
-
-/** VS Code's own ripgrep, where this version keeps it. */
-function bundledRipgrep(): string | undefined {
-  const name = process.platform === "win32" ? "rg.exe" : "rg";
-  return ["node_modules", "node_modules.asar.unpacked"]
-    .map((folder) => path.join(vscode.env.appRoot, folder, "@vscode", "ripgrep", "bin", name))
-    .find((candidate) => existsSync(candidate));
 }
 
 export async function deactivate(): Promise<void> {

@@ -2,6 +2,7 @@
  * The HostBridge inside VS Code: the workspace folder, notifications, Tandem's terminals and
  * the diff view. Owns the terminal host and the diff view (disposed with it).
  */
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { HostBridge, TerminalHost, WindowHost, WorkspaceHost } from "../bridge";
@@ -57,6 +58,8 @@ export class VscodeHost extends Disposable implements HostBridge {
   readonly window: WindowHost;
   readonly terminal: TerminalHost;
   readonly diffView: VscodeDiffView;
+  /** search_files runs the ripgrep VS Code ships, ahead of one on PATH. */
+  readonly ripgrep = bundledRipgrep();
 
   constructor(log: vscode.LogOutputChannel) {
     super();
@@ -64,6 +67,14 @@ export class VscodeHost extends Disposable implements HostBridge {
     this.terminal = this._register(new VscodeTerminalHost(new NodeTerminal(), log));
     this.diffView = this._register(new VscodeDiffView(log));
   }
+}
+
+/** VS Code's own ripgrep, where this version keeps it. */
+function bundledRipgrep(): string | undefined {
+  const name = process.platform === "win32" ? "rg.exe" : "rg";
+  return ["node_modules", "node_modules.asar.unpacked"]
+    .map((folder) => path.join(vscode.env.appRoot, folder, "@vscode", "ripgrep", "bin", name))
+    .find((candidate) => existsSync(candidate));
 }
 
 /** Opens a file of the workspace (a path relative to its folder, or absolute) in an editor. */
