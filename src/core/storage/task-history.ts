@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import type { HistoryItem } from "../../shared/protocol";
 import { writeFileAtomic } from "./atomic-write";
 import { CoalescingWriter } from "./coalescing-writer";
@@ -43,13 +44,17 @@ export class TaskHistory {
     await this.writer.request();
   }
 
-  /** Changes a listed task in place (how it stands, its totals so far); the item as it is now, or undefined when it is not listed. */
+  /**
+   * Changes a listed task in place (how it stands, its totals so far). The item as it is now, or
+   * undefined when it is not listed or nothing changed (so nobody is told of it).
+   */
   async amend(id: string, change: Partial<Omit<HistoryItem, "id">>): Promise<HistoryItem | undefined> {
     await this.load();
     const index = this.items.findIndex((i) => i.id === id);
     const item = this.items[index];
     if (!item) return undefined;
     const amended = { ...item, ...change };
+    if (isDeepStrictEqual(amended, item)) return undefined;
     this.items = this.items.with(index, amended);
     await this.writer.request();
     return amended;
