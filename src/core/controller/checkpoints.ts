@@ -1,0 +1,51 @@
+/**
+ * What the Controller needs of the checkpoint store (core/checkpoints) and what it does with a
+ * task's checkpoints: compare one with the workspace, and restore the files, the task, or both.
+ */
+import type { ApiMessage } from "../../api/types";
+import type { ChatMessage, CheckpointInfo } from "../../shared/messages";
+import type { CheckpointRepository } from "../task";
+
+/** One file that differs, with both sides for a diff editor (undefined: absent, or not text). */
+export interface CheckpointChange {
+  /** Relative to the workspace folder, with forward slashes. */
+  readonly path: string;
+  readonly status: "added" | "modified" | "deleted";
+  readonly before?: string;
+  readonly after?: string;
+}
+
+export interface TaskCheckpointStore extends CheckpointRepository {
+  /** Files that differ between checkpoint `from` and the workspace now. */
+  changes(from: string): Promise<CheckpointChange[]>;
+  /** Puts the tracked files back as they were at `hash`; run again, it completes an interrupted restore. */
+  restoreFiles(hash: string): Promise<void>;
+  /** Deletes the task's checkpoints. */
+  deleteTask(): Promise<void>;
+}
+
+/** The checkpoint store of the workspace, for the Controller (it outlives tasks). */
+export interface CheckpointService {
+  /** Why checkpoints cannot work here (git is missing), or undefined when they can. */
+  unavailable(): Promise<string | undefined>;
+  forTask(taskId: string): Promise<TaskCheckpointStore>;
+}
+
+/** `files`: the workspace only; `task`: the chat and the model's conversation only; `both`. */
+export type RestoreScope = "files" | "task" | "both";
+
+export const RESTORE_SCOPES: readonly RestoreScope[] = ["files", "task", "both"];
+
+/** The checkpoint a row carries; a clear error when it carries none. */
+export function checkpointOf(chat: readonly ChatMessage[], ts: number): CheckpointInfo {
+  const checkpoint = chat.find((message) => message.ts === ts)?.checkpoint;
+  if (!checkpoint) throw new Error("That step has no checkpoint to compare or restore.");
+  return checkpoint;
+}
+
+/** What "restore task" keeps: the chat up to the checkpoint's row, the conversation up to its round's tool results. */
+export function rewound(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, ts: number): { chat: ChatMessage[]; api: ApiMessage[] } {
+  const checkpoint = checkpointOf(saved.chat, ts);
+  const index = saved.chat.findIndex((message) => message.ts === ts);
+  return { chat: saved.chat.slice(0, index + 1), api: saved.api.slice(0, checkpoint.apiMessages) };
+}
