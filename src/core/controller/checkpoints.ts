@@ -3,17 +3,11 @@
  * task's checkpoints: compare one with the workspace, and restore the files, the task, or both.
  */
 import type { ApiMessage } from "../../api/types";
+import type { CheckpointChange } from "../../shared/checkpoints";
 import type { ChatMessage, CheckpointInfo } from "../../shared/messages";
 import type { CheckpointRepository } from "../task";
 
-/** One file that differs, with both sides for a diff editor (undefined: absent, or not text). */
-export interface CheckpointChange {
-  /** Relative to the workspace folder, with forward slashes. */
-  readonly path: string;
-  readonly status: "added" | "modified" | "deleted";
-  readonly before?: string;
-  readonly after?: string;
-}
+export { RESTORE_SCOPES, type CheckpointChange, type RestoreScope } from "../../shared/checkpoints";
 
 export interface TaskCheckpointStore extends CheckpointRepository {
   /** Files that differ between checkpoint `from` and the workspace now. */
@@ -29,12 +23,11 @@ export interface CheckpointService {
   /** Why checkpoints cannot work here (git is missing), or undefined when they can. */
   unavailable(): Promise<string | undefined>;
   forTask(taskId: string): Promise<TaskCheckpointStore>;
+  /** Bytes on disk of the whole store (every workspace's shadow repository). */
+  size(): Promise<number>;
+  /** Deletes the whole store: every task's checkpoints. */
+  clean(): Promise<void>;
 }
-
-/** `files`: the workspace only; `task`: the chat and the model's conversation only; `both`. */
-export type RestoreScope = "files" | "task" | "both";
-
-export const RESTORE_SCOPES: readonly RestoreScope[] = ["files", "task", "both"];
 
 /** The checkpoint a row carries; a clear error when it carries none. */
 export function checkpointOf(chat: readonly ChatMessage[], ts: number): CheckpointInfo {
