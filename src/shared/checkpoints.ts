@@ -9,6 +9,8 @@ export interface CheckpointChange {
   readonly before?: string;
   /** The file now; undefined when it is gone, or is not text. */
   readonly after?: string;
+  /** Either side is not text (its content is then undefined). */
+  readonly binary?: boolean;
 }
 
 /** `files`: the workspace only; `task`: the chat and the model's conversation only; `both`. */

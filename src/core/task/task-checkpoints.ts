@@ -50,9 +50,10 @@ export class TaskCheckpoints {
       const hash = await repository.initialize();
       this.repository = repository;
       // The task's own row marks the workspace as the task found it; "restore task" to it keeps the first message only.
+      // A resumed task's row keeps the mark of its first run.
       const { messages } = this.deps;
       const first = messages.chatMessages[0];
-      if (first) await this.deps.withStateLock(() => messages.update(first.ts, (row) => (row.checkpoint = { hash, apiMessages: 1 })));
+      if (first && !first.checkpoint) await this.deps.withStateLock(() => messages.update(first.ts, (row) => (row.checkpoint = { hash, apiMessages: 1 })));
     } catch (error) {
       await this.turnOff(errorText(error));
     }
