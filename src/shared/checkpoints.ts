@@ -13,6 +13,14 @@ export interface CheckpointChange {
   readonly binary?: boolean;
 }
 
+/** What a restore of files did, relative to the workspace. */
+export interface RestoredFiles {
+  readonly written: readonly string[];
+  readonly deleted: readonly string[];
+  /** Left alone, and why (e.g. a folder now stands where the file was). */
+  readonly skipped: readonly { readonly path: string; readonly reason: string }[];
+}
+
 /** `files`: the workspace only; `task`: the chat and the model's conversation only; `both`. */
 export type RestoreScope = "files" | "task" | "both";
 

@@ -3,17 +3,17 @@
  * task's checkpoints: compare one with the workspace, and restore the files, the task, or both.
  */
 import type { ApiMessage } from "../../api/types";
-import type { CheckpointChange } from "../../shared/checkpoints";
+import type { CheckpointChange, RestoredFiles } from "../../shared/checkpoints";
 import type { ChatMessage, CheckpointInfo } from "../../shared/messages";
 import type { CheckpointRepository } from "../task";
 
 export { RESTORE_SCOPES, type CheckpointChange, type RestoreScope } from "../../shared/checkpoints";
 
 export interface TaskCheckpointStore extends CheckpointRepository {
-  /** Files that differ between checkpoint `from` and the workspace now. */
-  changes(from: string): Promise<CheckpointChange[]>;
+  /** Files that differ between checkpoint `from` and checkpoint `to`, or the workspace now. */
+  changes(from: string, to?: string): Promise<CheckpointChange[]>;
   /** Puts the tracked files back as they were at `hash`; run again, it completes an interrupted restore. */
-  restoreFiles(hash: string): Promise<void>;
+  restoreFiles(hash: string): Promise<RestoredFiles>;
   /** Deletes the task's checkpoints. */
   deleteTask(): Promise<void>;
 }
@@ -41,4 +41,12 @@ export function rewound(saved: { chat: readonly ChatMessage[]; api: readonly Api
   const checkpoint = checkpointOf(saved.chat, ts);
   const index = saved.chat.findIndex((message) => message.ts === ts);
   return { chat: saved.chat.slice(0, index + 1), api: saved.api.slice(0, checkpoint.apiMessages) };
+}
+
+/** One sentence on what a restore of files did. */
+export function describeRestore(files: RestoredFiles): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const done = files.written.length + files.deleted.length === 0 ? "The files were already as they were at that checkpoint" : `Restored ${count(files.written.length, "file")} and deleted ${count(files.deleted.length, "file")} added since`;
+  const skipped = files.skipped.map((s) => `${s.path} (${s.reason})`).join(", ");
+  return skipped ? `${done}; left alone: ${skipped}.` : `${done}.`;
 }

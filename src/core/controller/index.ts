@@ -16,6 +16,7 @@ import type { AbortReason } from "../task/task-state";
 import { TaskStorage } from "../storage/task-storage";
 import { Task, type CheckpointRepository, type TaskOutcome } from "../task";
 import { checkpointOf, rewound, type CheckpointChange, type CheckpointService, type RestoreScope } from "./checkpoints";
+import type { RestoredFiles } from "../../shared/checkpoints";
 import type { ChatListener } from "../task/message-state";
 import type { RetryOptions } from "../task/retry-policy";
 import { TOOLS } from "../task/tools/registry";
@@ -236,16 +237,17 @@ export class Controller {
    * task must not be in the middle of a round (it waits for the person, or has ended). A restored
    * task asks whether to go on from there.
    */
-  async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<void> {
+  async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<RestoredFiles | undefined> {
     const { task, service } = this.checkpointTask();
     const checkpoint = checkpointOf(task.messages.chatMessages, ts);
     if (!task.isFinished && !task.openQuestion) throw new Error("The task is still working: wait until it asks or stops (or cancel it), then restore.");
-    if (scope !== "task") await (await service.forTask(task.taskId)).restoreFiles(checkpoint.hash);
-    if (scope === "files") return;
+    const files = scope === "task" ? undefined : await (await service.forTask(task.taskId)).restoreFiles(checkpoint.hash);
+    if (scope === "files") return files;
     const saved = rewound({ chat: task.messages.chatMessages, api: task.messages.apiHistory }, ts);
     await this.clearTask();
     const restored = await this.createTask(task.taskId);
     this.run(restored, () => restored.resumeTask(saved, { restored: { files: scope === "both" } }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: "interrupted" });
+    return files;
   }
 
   private checkpointTask(): { task: Task; service: CheckpointService } {

@@ -24,9 +24,10 @@ import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
 import { StreamDeltas } from "./stream-deltas";
 import { storedSettings } from "./settings-source";
-import { RESTORE_SCOPES, type CheckpointService } from "./checkpoints";
+import { describeRestore, RESTORE_SCOPES, type CheckpointService, type RestoreScope } from "./checkpoints";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 export { CommandSandbox } from "../sandbox/command-sandbox";
+export { gitCheckpoints } from "../checkpoints/checkpoint-service";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -122,11 +123,16 @@ export class WebviewSession implements ControllerListener {
         return this.compareCheckpoint(message.ts);
       case "restoreCheckpoint":
         if (!RESTORE_SCOPES.includes(message.scope)) throw new Error(`Unknown restore scope ${JSON.stringify(message.scope)}; expected ${RESTORE_SCOPES.join(", ")}.`);
-        return this.controller.restoreCheckpoint(message.ts, message.scope);
+        return this.restoreCheckpoint(message.ts, message.scope);
       case "checkpointStore":
         if (message.action === "clean") await this.deps.checkpoints?.clean();
         return this.deps.post({ type: "checkpointStore", bytes: (await this.deps.checkpoints?.size()) ?? 0 });
     }
+  }
+
+  private async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<void> {
+    const files = await this.controller.restoreCheckpoint(ts, scope);
+    if (files) this.notice("info", describeRestore(files));
   }
 
   /** The diff of a step's checkpoint against the workspace now, in the editor's diff view. */
