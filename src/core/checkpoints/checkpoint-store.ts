@@ -20,7 +20,7 @@ import { removeLeftoverGitFiles } from "./leftover-git-files";
 import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
-import { recordExactly, stageWorkspace } from "./stage-workspace";
+import { recordExactly, stageWorkspace, untrackExactly } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
 import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
 
@@ -147,7 +147,9 @@ export class CheckpointStore {
       const target = await this.treeOf(git, hash);
       const now = await stageWorkspace(git, this.options.maxFileBytes);
       const result = await restoreDifferences(git, await diffTrees(git, now.tree, target));
-      await recordExactly(git, [...result.written, ...result.deleted]);
+      // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
+      await untrackExactly(git, result.deleted);
+      await recordExactly(git, result.written);
       return result;
     });
   }

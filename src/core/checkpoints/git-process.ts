@@ -39,8 +39,15 @@ export async function runGit(args: readonly string[], client: GitClientOptions, 
   try {
     return await gitClient(client, options).raw([...args]);
   } catch (error) {
-    throw new Error(`git ${args[0] ?? ""} failed: ${errorText(error).trim()}`);
+    throw new Error(`git ${commandName(args)} failed: ${errorText(error).trim()}`);
   }
+}
+
+/** The subcommand, past any `-c name=value` before it. */
+function commandName(args: readonly string[]): string {
+  let i = 0;
+  while (args[i] === "-c") i += 2;
+  return args[i] ?? "";
 }
 
 /** `git cat-file ARGS`, its output as bytes (blob contents are not text). */

@@ -26,9 +26,7 @@ export async function stageWorkspace(git: ShadowGit, maxFileBytes: number): Prom
   const rulesChanged = await writeExcludeFile(git.paths.gitDir, git.paths.workTree);
   const firstScan = !(await exists(git.indexFile));
   const scan = await scanWorkspace(git, { maxFileBytes, rulesChanged, firstScan });
-  if (scan.untrack.length > 0) {
-    await git.run(["update-index", "--force-remove", "--verbose", "-z", "--stdin"], { input: nulList(scan.untrack) });
-  }
+  await untrackExactly(git, scan.untrack);
   if (scan.record.length > EXACT_LIST_LIMIT) {
     const keptOut = [...scan.keptOut.map((k) => k.path), ...scan.untrack].map((p) => `:(exclude,literal)${p}`);
     await git.run(["add", "--all", "--verbose", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList([".", ...keptOut]) });
@@ -43,8 +41,15 @@ export async function stageWorkspace(git: ShadowGit, maxFileBytes: number): Prom
 export async function recordExactly(git: ShadowGit, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
   // update-index writes each "big" blob as a pack of its own: for a few files, loose objects
-  // are better. --verbose prints a line per path, so simple-git never waits on a silence.
-  await git.run(["-c", "core.bigFileThreshold=512m", "update-index", "--add", "--remove", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
+  // are better. --replace: a file may take the place of a folder the index still lists (or the
+  // reverse). --verbose prints a line per path, so simple-git never waits on a silence.
+  await git.run(["-c", "core.bigFileThreshold=512m", "update-index", "--add", "--remove", "--replace", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
+}
+
+/** Drops these paths from the index, whatever is on disk there now. */
+export async function untrackExactly(git: ShadowGit, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await git.run(["update-index", "--force-remove", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
 }
 
 /** Rewrites the shadow's `info/exclude` when its sources changed; says whether it did. */

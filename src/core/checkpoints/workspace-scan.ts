@@ -40,19 +40,24 @@ interface Candidate {
 const STAT_PARALLEL = 64;
 
 export async function scanWorkspace(git: ShadowGit, options: ScanOptions): Promise<WorkspaceScan> {
-  const [status, nowIgnored] = await Promise.all([
-    // --branch: a header line always comes, so simple-git never waits on a silent command.
-    git.run(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--ignore-submodules=all"]),
-    options.rulesChanged && !options.firstScan ? git.run(["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]) : Promise.resolve(""),
-  ]);
+  // --branch: a header line always comes, so simple-git never waits on a silent command.
+  const status = await git.run(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--ignore-submodules=all"]);
   const candidates = parseStatus(status);
+  // New rules (info/exclude, a .gitignore anywhere) may exclude files that are tracked already.
+  const rulesMoved = !options.firstScan && (options.rulesChanged || candidates.some((c) => path.posix.basename(c.path) === ".gitignore"));
+  const [kinds, nowIgnored] = await Promise.all([
+    mapInBatches(candidates, (c) => (c.deleted || c.path.endsWith("/") ? Promise.resolve(undefined) : fileKind(git.paths.workTree, c.path, options.maxFileBytes))),
+    rulesMoved ? git.run(["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]) : Promise.resolve(""),
+  ]);
   const record: string[] = [];
   const untrack = new Set<string>();
   const keptOut: { path: string; reason: KeptOutReason }[] = [];
-  const keepOut = (candidate: Candidate, reason: KeptOutReason) => (candidate.tracked ? untrack.add(candidate.path) : keptOut.push({ path: candidate.path, reason }));
+  function keepOut(candidate: Candidate, reason: KeptOutReason): void {
+    if (candidate.tracked) untrack.add(candidate.path);
+    else keptOut.push({ path: candidate.path, reason });
+  }
 
   const files: Candidate[] = [];
-  const kinds = await mapInBatches(candidates, (c) => (c.deleted || c.path.endsWith("/") ? Promise.resolve(undefined) : fileKind(git.paths.workTree, c.path, options.maxFileBytes)));
   candidates.forEach((candidate, i) => {
     const kind = kinds[i];
     if (candidate.path.endsWith("/")) keptOut.push({ path: candidate.path.slice(0, -1), reason: "nested repository" });
