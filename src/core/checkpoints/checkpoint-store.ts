@@ -1,0 +1,249 @@
+/**
+ * A task's checkpoints of one workspace folder: commits in the folder's shadow repository (under
+ * the storage folder, never in the workspace), on the task's own ref `refs/tandem/<taskId>`, so
+ * the tasks of a workspace share their objects and deleting a task deletes its ref.
+ *
+ * Every operation runs under the store lock (store-lock.ts, across processes), first cleans what a
+ * killed operation left (leftover-git-files.ts), and works on its own copy of the shadow's index,
+ * renamed over the real one when it succeeds. A kill at any moment thus leaves the last complete
+ * index and at worst a stale copy, never a locked or half-written index; a ref moves only by
+ * `update-ref` from the value the operation started from.
+ */
+import { copyFile, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import * as path from "node:path";
+import { tempPathFor } from "../storage/temp-name";
+import { errorText } from "../util/error-text";
+import { checkpointsAvailability } from "./availability";
+import { CheckpointError } from "./checkpoint-error";
+import { ShadowGit } from "./git-process";
+import { removeLeftoverGitFiles } from "./leftover-git-files";
+import { restoreDifferences, type RestoreResult } from "./restore-files";
+import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
+import { shadowLocation, type ShadowLocation } from "./shadow-location";
+import { recordExactly, stageWorkspace, untrackExactly } from "./stage-workspace";
+import { acquireStoreLock } from "./store-lock";
+import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
+
+export type { RestoreResult } from "./restore-files";
+
+/** Files larger than this are kept out of checkpoints unless the store is opened with another limit. */
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const REF_FOLDER = "refs/tandem";
+/** Keeps the index's objects alive through a gc; points at a commit of the index's tree. */
+const INDEX_KEEPER_REF = "refs/tandem-internal/index";
+const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+export interface CheckpointStoreOptions {
+  /** The extension's (or the CLI's) storage folder; the store lives in its `checkpoints/` folder. */
+  storageRoot: string;
+  /** The workspace folder to checkpoint. */
+  workspaceRoot: string;
+  /** The task whose checkpoints these are: letters, digits, `-` and `_` (a UUID). */
+  taskId: string;
+  /** Files larger than this are kept out; default 10 MB. */
+  maxFileBytes?: number;
+  /** The git program; default "git" on the PATH. */
+  gitBinary?: string;
+}
+
+/** A file that differs between two checkpoints, or a checkpoint and the workspace now. */
+export interface CheckpointChange {
+  /** Relative to the workspace, with "/". */
+  readonly path: string;
+  readonly status: "added" | "modified" | "deleted";
+  /** The content before, or undefined when the file did not exist or is binary. */
+  readonly before: string | undefined;
+  /** The content after, or undefined when the file does not exist or is binary. */
+  readonly after: string | undefined;
+  /** True when either side is binary (its content is then undefined). */
+  readonly binary: boolean;
+}
+
+export class CheckpointStore {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly location: ShadowLocation,
+    private readonly options: { taskRef: string; maxFileBytes: number; binary: string; personalExcludesFile: string | undefined },
+  ) {}
+
+  /** A store for the task, ready to use; throws a CheckpointError when git is missing or the workspace is not a folder. */
+  static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
+    const binary = options.gitBinary ?? "git";
+    const availability = await checkpointsAvailability({ gitBinary: binary });
+    if (!availability.available) throw new CheckpointError("open checkpoints", options.workspaceRoot, availability.reason);
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(options.taskId)) {
+      throw new CheckpointError("open checkpoints", options.workspaceRoot, `the task id "${options.taskId}" is not letters, digits, "-" and "_"`);
+    }
+    let workTree: string;
+    try {
+      workTree = await realpath(options.workspaceRoot);
+      if (!(await stat(workTree)).isDirectory()) throw new Error("it is not a folder");
+    } catch (error) {
+      throw new CheckpointError("open checkpoints", options.workspaceRoot, errorText(error));
+    }
+    const personalExcludesFile = await readPersonalExcludesFile(binary, path.dirname(workTree));
+    return new CheckpointStore(shadowLocation(options.storageRoot, workTree), {
+      taskRef: `${REF_FOLDER}/${options.taskId}`,
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      binary,
+      personalExcludesFile,
+    });
+  }
+
+  /** The workspace folder (its real path) these checkpoints are of. */
+  get workspaceRoot(): string {
+    return this.location.workTree;
+  }
+
+  /**
+   * The task's first checkpoint: the workspace as the task found it. Idempotent: when the task
+   * already has checkpoints (a resumed task), returns its latest and records nothing.
+   */
+  initialize(): Promise<string> {
+    return this.operation("make the first checkpoint", async (git) => {
+      const tip = await this.tip(git);
+      if (tip !== undefined) return tip.hash;
+      return (await this.commitWorkspace(git, "Task start", undefined)).hash;
+    });
+  }
+
+  /**
+   * Records the workspace now as the task's next checkpoint. When nothing changed since the
+   * task's latest checkpoint, makes no commit and returns that one with `changed: false`.
+   */
+  save(label: string): Promise<{ hash: string; changed: boolean }> {
+    return this.operation("save a checkpoint", async (git) => this.commitWorkspace(git, label, await this.tip(git)));
+  }
+
+  /**
+   * The files that differ from checkpoint `from` to checkpoint `to`, or to the workspace now when
+   * `to` is absent: path, status, and both contents for a diff editor.
+   */
+  changes(from: string, to?: string): Promise<CheckpointChange[]> {
+    return this.operation("compare checkpoints", async (git) => {
+      const fromTree = await this.treeOf(git, from);
+      const toTree = to === undefined ? (await stageWorkspace(git, this.options.maxFileBytes)).tree : await this.treeOf(git, to);
+      const differences = await diffTrees(git, fromTree, toTree);
+      const blobs = await readBlobs(git, differences.flatMap((d) => [d.before, d.after]).flatMap((e) => (e ? [e.oid] : [])));
+      return differences.map((d) => {
+        const before = d.before && blobs.get(d.before.oid);
+        const after = d.after && blobs.get(d.after.oid);
+        const binary = (before !== undefined && looksBinary(before)) || (after !== undefined && looksBinary(after));
+        const text = (bytes: Buffer | undefined) => (bytes === undefined || binary ? undefined : bytes.toString("utf8"));
+        return { path: d.path, status: d.status, before: text(before), after: text(after), binary };
+      });
+    });
+  }
+
+  /**
+   * Puts the tracked files back as they were at checkpoint `hash`: rewrites the ones that changed,
+   * deletes the ones added since, recreates the deleted ones. Never touches ignored, excluded or
+   * never-tracked files. Idempotent; a restore interrupted midway completes when run again.
+   */
+  restoreFiles(hash: string): Promise<RestoreResult> {
+    return this.operation("restore a checkpoint", async (git) => {
+      const target = await this.treeOf(git, hash);
+      const now = await stageWorkspace(git, this.options.maxFileBytes);
+      const result = await restoreDifferences(git, await diffTrees(git, now.tree, target));
+      // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
+      await untrackExactly(git, result.deleted);
+      await recordExactly(git, result.written);
+      return result;
+    });
+  }
+
+  /**
+   * Deletes this task's checkpoints (its ref) and lets git drop the objects no other task keeps.
+   * When no task is left, the workspace's shadow repository goes as a whole.
+   */
+  deleteTask(): Promise<void> {
+    return this.operation("delete the task's checkpoints", async (git) => {
+      await git.run(["update-ref", "--stdin"], { input: `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n` });
+      const others = (await git.run(["for-each-ref", "--count=1", "--format=%(refname)", REF_FOLDER])).trim();
+      if (others === "") {
+        await rm(this.location.gitDir, { recursive: true, force: true });
+        return;
+      }
+      // Whatever the index holds (the workspace as last seen) must survive: later saves rely on it.
+      const tree = (await git.run(["write-tree"])).trim();
+      const keeper = (await git.run(["commit-tree", tree], { input: "The index, kept through gc" })).trim();
+      await git.run(["update-ref", "--no-deref", "--stdin"], { input: `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n` });
+      await git.run(["gc", "--prune=now", "--quiet"]);
+    });
+  }
+
+  /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint). */
+  private async commitWorkspace(git: ShadowGit, label: string, tip: { hash: string; tree: string } | undefined): Promise<{ hash: string; changed: boolean }> {
+    const { tree } = await stageWorkspace(git, this.options.maxFileBytes);
+    if (tip !== undefined && tip.tree === tree) return { hash: tip.hash, changed: false };
+    const hash = (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
+    const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
+    // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
+    await git.run(["update-ref", "--no-deref", "--stdin"], { input: `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n` });
+    return { hash, changed: true };
+  }
+
+  /** The task's latest checkpoint and its tree, or undefined when it has none. */
+  private async tip(git: ShadowGit): Promise<{ hash: string; tree: string } | undefined> {
+    const ref = this.options.taskRef;
+    const [commit, tree] = (await git.run(["cat-file", "--batch-check"], { input: `${ref}\n${ref}^{tree}\n` })).split("\n");
+    const hash = commit?.split(" ")[0];
+    const treeHash = tree?.split(" ")[0];
+    if (commit?.endsWith("missing") || !hash || !treeHash) return undefined;
+    return { hash, tree: treeHash };
+  }
+
+  /** The tree of a checkpoint, after checking the hash is one. */
+  private async treeOf(git: ShadowGit, hash: string): Promise<string> {
+    if (!HASH.test(hash)) throw new Error(`"${hash}" is not a checkpoint hash`);
+    const [line] = (await git.run(["cat-file", "--batch-check"], { input: `${hash}^{tree}\n` })).split("\n");
+    const [tree, type] = (line ?? "").split(" ");
+    if (type !== "tree" || !tree) throw new Error(`there is no checkpoint ${hash} in the store`);
+    return tree;
+  }
+
+  /** Runs `body` alone on the shadow repository, on a copy of its index; errors name the operation and the workspace. */
+  private operation<T>(name: string, body: (git: ShadowGit) => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      const { location } = this;
+      let lock;
+      let temp: string | undefined;
+      try {
+        lock = await acquireStoreLock(location.lockFile);
+        await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.personalExcludesFile });
+        await removeLeftoverGitFiles(location.gitDir, path.join(location.gitDir, REF_FOLDER));
+        temp = tempPathFor(location.indexFile);
+        await copyFile(location.indexFile, temp).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "ENOENT") throw error; // no index yet: git starts an empty one
+        });
+        const result = await body(new ShadowGit({ gitDir: location.gitDir, workTree: location.workTree }, this.options.binary, temp));
+        if (await exists(temp)) await rename(temp, location.indexFile);
+        temp = undefined;
+        return result;
+      } catch (error) {
+        throw error instanceof CheckpointError ? error : new CheckpointError(name, location.workTree, errorText(error));
+      } finally {
+        if (temp !== undefined) await removeQuietly([temp, `${temp}.lock`]);
+        await lock?.release();
+      }
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function removeQuietly(files: readonly string[]): Promise<void> {
+  for (const file of files) await unlink(file).catch(() => undefined);
+}

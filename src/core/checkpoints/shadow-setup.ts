@@ -1,0 +1,124 @@
+/**
+ * Makes a workspace's shadow repository, and keeps its configuration as Tandem needs it. The
+ * person's global and system git config never apply to it (git-process.ts), so this file is the
+ * whole of its configuration: what makes a checkpoint exact (no line-end conversion, no clean
+ * filters, no `$Id$` expansion), safe (no hooks, no fsmonitor program, no signing program) and
+ * fast (untracked cache, index v4, no automatic gc, blobs streamed into one pack per bulk add).
+ */
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import * as path from "node:path";
+import { writeFileAtomic } from "../storage/atomic-write";
+import { runGit } from "./git-process";
+import type { ShadowLocation } from "./shadow-location";
+
+/** The workspace's `.gitattributes` may ask git to convert files on the way in; this asks it not to. */
+const ATTRIBUTES = [
+  "# Written by Tandem: checkpoints keep every file byte for byte, whatever .gitattributes say.",
+  "* -text -crlf -eol -ident -working-tree-encoding",
+  "",
+].join("\n");
+
+/** What `git init` found out about the file system (symlinks, case, executable bits); kept as it said. */
+const PROBED_KEYS = ["filemode", "symlinks", "ignorecase", "precomposeunicode"];
+
+export interface ShadowSetup {
+  readonly binary: string;
+  /** The person's own global excludes file, so the store skips what their git skips; undefined: git's default. */
+  readonly personalExcludesFile: string | undefined;
+}
+
+/** Creates the repository if it is missing (a first run, or after the store was cleaned) and rewrites its config when it differs. */
+export async function ensureShadowRepository(location: ShadowLocation, setup: ShadowSetup): Promise<void> {
+  const configFile = path.join(location.gitDir, "config");
+  let current = await readIfPresent(configFile);
+  if (current === undefined || !(await exists(path.join(location.gitDir, "HEAD")))) {
+    await mkdir(location.folder, { recursive: true });
+    // An empty template: no sample hooks, nothing copied from the person's init.templateDir.
+    await runGit(["init", "--bare", "--template=", location.gitDir], { cwd: location.folder, binary: setup.binary });
+    await writeFile(location.workspaceNote, `Tandem checkpoints of ${location.workTree}\n`);
+    current = (await readIfPresent(configFile)) ?? "";
+  }
+  const hooksOff = path.join(location.gitDir, "tandem-no-hooks");
+  const wanted = shadowConfig(current, { ...setup, hooksPath: hooksOff });
+  if (wanted !== current) {
+    await mkdir(hooksOff, { recursive: true });
+    await mkdir(path.join(location.gitDir, "info"), { recursive: true });
+    await writeFileAtomic(path.join(location.gitDir, "info", "attributes"), ATTRIBUTES);
+    await writeFileAtomic(configFile, wanted);
+  }
+}
+
+function shadowConfig(current: string, settings: ShadowSetup & { hooksPath: string }): string {
+  const probed = PROBED_KEYS.flatMap((key) => {
+    const match = new RegExp(`^\\s*${key}\\s*=\\s*(true|false)\\s*$`, "im").exec(current);
+    return match ? [`\t${key} = ${match[1]}`] : [];
+  });
+  const lines = [
+    "# Written by Tandem for its checkpoints; Tandem rewrites it when it differs.",
+    "[core]",
+    "\trepositoryformatversion = 0",
+    ...probed,
+    "\tbare = false",
+    "\tlogAllRefUpdates = false",
+    "\tautocrlf = false",
+    "\tsafecrlf = false",
+    `\thooksPath = ${quoted(settings.hooksPath)}`,
+    "\tfsmonitor = false",
+    "\tuntrackedCache = true",
+    "\tquotePath = false",
+    // Every blob counts as "big": `git add` streams them into one pack per run instead of a
+    // loose file each (a loose object takes a whole disk block), and never delta-compresses.
+    "\tbigFileThreshold = 1",
+    // Speed over size: zlib's fastest level still shrinks source code about fourfold.
+    "\tcompression = 1",
+    ...(settings.personalExcludesFile ? [`\texcludesFile = ${quoted(settings.personalExcludesFile)}`] : []),
+    "[index]",
+    "\tversion = 4",
+    "[gc]",
+    "\tauto = 0",
+    "[commit]",
+    "\tgpgSign = false",
+    "[user]",
+    "\tname = Tandem",
+    "\temail = checkpoints@tandem.invalid",
+    "[advice]",
+    "\taddEmbeddedRepo = false",
+    "\taddIgnoredFile = false",
+    "",
+  ];
+  return lines.join("\n");
+}
+
+/** A config value as git reads it back exactly (backslashes and quotes escaped). */
+function quoted(value: string): string {
+  return `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
+/**
+ * The person's `core.excludesFile` from their global config, read with their own config (the one
+ * command that is); undefined when they set none (git's default, ~/.config/git/ignore, then applies).
+ */
+export async function readPersonalExcludesFile(binary: string, cwd: string): Promise<string | undefined> {
+  // --default keeps the answer non-empty, so simple-git does not wait for output that never comes.
+  const output = await runGit(["config", "--global", "--path", "--default", "", "--get", "core.excludesFile"], { cwd, binary, personalConfig: true });
+  const file = output.trim();
+  return file === "" ? undefined : file;
+}
+
+async function readIfPresent(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
