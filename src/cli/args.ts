@@ -110,11 +110,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     },
   });
   if (values.help) return "help";
-  const text = positionals.join(" ").trim();
-  const action = positionals[0] === "checkpoints" && positionals.length > 1 ? parseCheckpointsAction(positionals.slice(1), values) : parseAction(text, values.resume, values["list-tasks"]);
-  if (action.kind !== "checkpoints_list" && action.kind !== "checkpoints_restore" && (values.task !== undefined || values.scope !== undefined)) {
-    throw new Error("--task and --scope go with `tandem checkpoints`.");
-  }
+  const action = actionOf(positionals, values);
   if (values.storage !== undefined && values["no-storage"]) throw new Error("--storage and --no-storage contradict each other: give one.");
   if (values["no-storage"] && action.kind !== "new") throw new Error("--resume, --list-tasks and `checkpoints` need saved tasks: leave out --no-storage.");
 
@@ -142,6 +138,12 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     sandbox: parseSandbox(values),
     checkpoints: !values["no-checkpoints"],
   };
+}
+
+function actionOf(positionals: readonly string[], values: { task?: string; scope?: string; resume?: string; "list-tasks"?: boolean }): CliAction {
+  if (positionals[0] === "checkpoints" && positionals.length > 1) return parseCheckpointsAction(positionals.slice(1), values);
+  if (values.task !== undefined || values.scope !== undefined) throw new Error("--task and --scope go with `tandem checkpoints`.");
+  return parseAction(positionals.join(" ").trim(), values.resume, values["list-tasks"] ?? false);
 }
 
 /** `checkpoints list` or `checkpoints restore N --scope S`; `--task` names the saved task (default: the last). */

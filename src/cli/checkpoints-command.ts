@@ -23,7 +23,7 @@ export interface CheckpointsCommandDeps {
 
 export async function runCheckpointsCommand(action: CheckpointsAction, deps: CheckpointsCommandDeps): Promise<void> {
   const unavailable = await deps.service.unavailable();
-  if (unavailable) throw new Error(`Checkpoints cannot work here: ${unavailable}`);
+  if (unavailable) throw new Error(unavailable);
   const item = await findSavedTask(deps.history, action.taskId, deps.storageRoot);
   const storage = new TaskStorage(deps.storageRoot, item.id);
   const chat = await storage.loadChatMessages();

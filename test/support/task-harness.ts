@@ -40,8 +40,8 @@ export interface HarnessOptions {
   ripgrep?: string | false;
   /** An editor's diff view for the host (default: none, as in the CLI). */
   diffView?: DiffViewHost;
-  /** Checkpoints: true for the real git store in the harness's storage folder, or a service of the test's. */
-  checkpoints?: boolean | CheckpointService;
+  /** Checkpoints: true for the real git store in the harness's storage folder; a function wraps that store. */
+  checkpoints?: boolean | ((git: CheckpointService) => CheckpointService);
 }
 
 export interface Harness {
@@ -112,7 +112,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ),
     createApiHandler: buildApiHandler,
     tools: options.tools,
-    checkpoints: options.checkpoints === true ? gitCheckpoints(storage, () => workspace) : options.checkpoints || undefined,
+    checkpoints: !options.checkpoints ? undefined : options.checkpoints === true ? gitCheckpoints(storage, () => workspace) : options.checkpoints(gitCheckpoints(storage, () => workspace)),
     storageRoot: storage,
     retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },
     partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 5,

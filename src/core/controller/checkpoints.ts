@@ -20,7 +20,7 @@ export interface TaskCheckpointStore extends CheckpointRepository {
 
 /** The checkpoint store of the workspace, for the Controller (it outlives tasks). */
 export interface CheckpointService {
-  /** Why checkpoints cannot work here (git is missing), or undefined when they can. */
+  /** Why checkpoints cannot work here, as one sentence ("Checkpoints are off: git is not installed …"), or undefined when they can. */
   unavailable(): Promise<string | undefined>;
   forTask(taskId: string): Promise<TaskCheckpointStore>;
   /** Bytes on disk of the whole store (every workspace's shadow repository). */

@@ -221,7 +221,7 @@ export class Controller {
     if (!service || !this.getSettings().checkpoints) return undefined;
     const unavailable = await service.unavailable();
     if (!unavailable) return () => service.forTask(taskId);
-    if (!this.toldCheckpointsOff) this.options.host.window.notify("warning", `Tandem: checkpoints are off. ${unavailable}`);
+    if (!this.toldCheckpointsOff) this.options.host.window.notify("warning", `Tandem: ${unavailable}`);
     this.toldCheckpointsOff = true;
     return undefined;
   }
