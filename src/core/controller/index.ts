@@ -172,7 +172,7 @@ export class Controller {
       },
       listener: this.chatListener(taskId),
       storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,
-      checkpoints: await this.taskCheckpoints(taskId),
+      checkpoints: this.taskCheckpoints(taskId),
       retry: options.retry,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
     });
@@ -215,15 +215,20 @@ export class Controller {
     this.options.listener.onHistoryItemChanged?.(item);
   }
 
-  /** How a new task opens its checkpoints: not at all when they are switched off or cannot work (said once). */
-  private async taskCheckpoints(taskId: string): Promise<(() => Promise<CheckpointRepository>) | undefined> {
+  /**
+   * How a new task opens its checkpoints (off the request path): not at all when they are switched
+   * off; when they cannot work here (no git), the person is told once per session, not per task.
+   */
+  private taskCheckpoints(taskId: string): (() => Promise<CheckpointRepository | undefined>) | undefined {
     const service = this.options.checkpoints;
     if (!service || !this.getSettings().checkpoints) return undefined;
-    const unavailable = await service.unavailable();
-    if (!unavailable) return () => service.forTask(taskId);
-    if (!this.toldCheckpointsOff) this.options.host.window.notify("warning", `Tandem: ${unavailable}`);
-    this.toldCheckpointsOff = true;
-    return undefined;
+    return async () => {
+      const unavailable = await service.unavailable();
+      if (!unavailable) return service.forTask(taskId);
+      if (!this.toldCheckpointsOff) this.options.host.window.notify("warning", `Tandem: ${unavailable}`);
+      this.toldCheckpointsOff = true;
+      return undefined;
+    };
   }
 
   /** The files that differ between a step's checkpoint (the row `ts`) and the workspace now. */

@@ -22,9 +22,9 @@ export class TaskCheckpoints {
   private repository: CheckpointRepository | undefined;
   private off = false;
 
-  /** `open`: the task's store; it rejects when checkpoints cannot work here. */
+  /** `open`: the task's store; undefined when checkpoints cannot work here (the person was told). */
   constructor(
-    private readonly open: () => Promise<CheckpointRepository>,
+    private readonly open: () => Promise<CheckpointRepository | undefined>,
     private readonly deps: TaskCheckpointsDeps,
   ) {
     this.initialCheckpointCommitPromise = this.initialize();
@@ -47,6 +47,7 @@ export class TaskCheckpoints {
   private async initialize(): Promise<void> {
     try {
       const repository = await this.open();
+      if (!repository) return;
       const hash = await repository.initialize();
       this.repository = repository;
       // The task's own row marks the workspace as the task found it; "restore task" to it keeps the first message only.

@@ -30,8 +30,8 @@ export interface TaskParams {
   systemPrompt: () => string;
   listener: ChatListener;
   storage?: TaskStorage;
-  /** Opens the task's checkpoints; none (or a rejection, said once in the chat) runs without them. */
-  checkpoints?: () => Promise<CheckpointRepository>;
+  /** Opens the task's checkpoints; none, or undefined (they cannot work here, and the person was told), runs without them; a rejection is said in the chat. */
+  checkpoints?: () => Promise<CheckpointRepository | undefined>;
   retry?: Partial<RetryOptions>;
   /** Interval between partial UI updates of streamed text (first token and tool blocks go at once). */
   partialUpdateIntervalMs?: number;
