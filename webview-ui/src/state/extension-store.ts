@@ -92,6 +92,12 @@ export class ExtensionStore {
     return this.list.at(index);
   }
 
+  /** How many messages follow the one with timestamp `ts` (what restoring the task to it removes). */
+  messagesAfter(ts: number): number {
+    const index = this.list.indexOf(ts);
+    return index < 0 ? 0 : this.list.length - index - 1;
+  }
+
   subscribeMessage(ts: number, listener: Listener): () => void {
     let set = this.messageListeners.get(ts);
     if (!set) this.messageListeners.set(ts, (set = new Set()));
