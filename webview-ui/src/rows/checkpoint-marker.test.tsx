@@ -1,5 +1,5 @@
 /** Checkpoints from the panel's side: the marker rows, what a restore asks first, and what is posted. */
-import { within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { ask, asking, makeState, runningWith, say, TASK } from "../test-support/fixtures";
@@ -93,5 +93,49 @@ describe("a checkpoint row", () => {
     expect(within(confirm).getByRole("button", { name: "Restore files" })).toBeDisabled();
     expect(confirm).toHaveTextContent("Tandem is working");
     expect(panel.posted()).toEqual([]);
+  });
+});
+
+describe("the task's first row", () => {
+  it("offers the same actions once it carries the initial checkpoint, going back to before the first step", async () => {
+    const panel = renderPanel(finished(taskRow, edit, saved, ...later));
+    const row = markerOf(panel.container, "say:task");
+    const marker = within(row).getByRole("group", { name: "Checkpoint before the task" });
+    await userEvent.click(within(marker).getByRole("button", { name: "Compare" }));
+    await userEvent.click(within(marker).getByRole("button", { name: "Restore" }));
+    await userEvent.click(within(marker).getByRole("button", { name: "Restore files & task" }));
+    const confirm = within(marker).getByRole("group", { name: "Restore files & task?" });
+    expect(confirm).toHaveTextContent("Changes made to files since the task started will be lost.");
+    expect(confirm).toHaveTextContent("The chat after the task's prompt (4 messages) will be removed");
+    await userEvent.click(within(confirm).getByRole("button", { name: "Restore files & task" }));
+    expect(panel.posted()).toEqual([
+      { type: "compareCheckpoint", ts: 1 },
+      { type: "restoreCheckpoint", ts: 1, scope: "both" },
+    ]);
+  });
+
+  it("shows no checkpoint before it has one, and shows it when the host adds it", () => {
+    const panel = renderPanel(runningWith(edit));
+    const row = markerOf(panel.container, "say:task");
+    expect(within(row).queryByRole("button", { name: "Compare" })).toBeNull();
+    panel.send({ type: "messageUpdated", message: taskRow });
+    expect(within(markerOf(panel.container, "say:task")).getByRole("button", { name: "Compare" })).toBeInTheDocument();
+  });
+});
+
+describe("the task's result", () => {
+  const result = say("completion_result", 6, { text: "Done." });
+
+  it("offers See new changes, the diff of everything the task changed", async () => {
+    const panel = renderPanel(finished(taskRow, edit, saved, result));
+    await userEvent.click(within(markerOf(panel.container, "say:completion_result")).getByRole("button", { name: "See new changes" }));
+    expect(panel.posted()).toEqual([{ type: "compareCheckpoint", ts: 1 }]);
+  });
+
+  it("offers nothing to see when the task has no initial checkpoint (checkpoints off), until it gets one", () => {
+    const panel = renderPanel(finished(say("task", 1, { text: TASK.text }), edit, result));
+    expect(screen.queryByRole("button", { name: "See new changes" })).toBeNull();
+    panel.send({ type: "messageUpdated", message: taskRow });
+    expect(screen.getByRole("button", { name: "See new changes" })).toBeInTheDocument();
   });
 });
