@@ -38,6 +38,8 @@ export interface PanelState {
   readonly history: readonly HistoryItem[];
   /** The command sandbox as the host last said; undefined until it says. */
   readonly sandbox: SandboxStatus | undefined;
+  /** The checkpoint store's size on disk as the host last measured it; undefined until asked and answered. */
+  readonly checkpointStoreBytes: number | undefined;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -57,6 +59,7 @@ const INITIAL: PanelState = {
   settings: undefined,
   history: [],
   sandbox: undefined,
+  checkpointStoreBytes: undefined,
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -160,6 +163,9 @@ export class ExtensionStore {
         return;
       case "sandboxChanged":
         this.patch({ sandbox: message.sandbox });
+        return;
+      case "checkpointStore":
+        this.patch({ checkpointStoreBytes: message.bytes });
         return;
       case "showView":
         this.patch({ view: message.view });
