@@ -16,7 +16,7 @@ import { errorText } from "../util/error-text";
 import { checkpointsAvailability } from "./availability";
 import { CheckpointError } from "./checkpoint-error";
 import { ShadowGit } from "./git-process";
-import { removeLeftoverGitFiles } from "./leftover-git-files";
+import { GIT_LOCK_GRACE_MS, removeLeftoverGitFiles } from "./leftover-git-files";
 import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
@@ -160,7 +160,7 @@ export class CheckpointStore {
    */
   deleteTask(): Promise<void> {
     return this.operation("delete the task's checkpoints", async (git) => {
-      await git.run(["update-ref", "--stdin"], { input: `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n` });
+      await this.updateRefs(git, `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n`);
       const others = (await git.run(["for-each-ref", "--count=1", "--format=%(refname)", REF_FOLDER])).trim();
       if (others === "") {
         await rm(this.location.gitDir, { recursive: true, force: true });
@@ -169,7 +169,7 @@ export class CheckpointStore {
       // Whatever the index holds (the workspace as last seen) must survive: later saves rely on it.
       const tree = (await git.run(["write-tree"])).trim();
       const keeper = (await git.run(["commit-tree", tree], { input: "The index, kept through gc" })).trim();
-      await git.run(["update-ref", "--no-deref", "--stdin"], { input: `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n` });
+      await this.updateRefs(git, `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n`);
       await git.run(["gc", "--prune=now", "--quiet"]);
     });
   }
@@ -181,8 +181,24 @@ export class CheckpointStore {
     const hash = (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
     const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
     // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
-    await git.run(["update-ref", "--no-deref", "--stdin"], { input: `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n` });
+    await this.updateRefs(git, `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n`);
     return { hash, changed: true };
+  }
+
+  /**
+   * One `update-ref` transaction. A ref's lock file too young for the cleanup at the start may be
+   * a git child of a killed Tandem still finishing, or a leftover of one: wait out the grace once,
+   * clean, and try again.
+   */
+  private async updateRefs(git: ShadowGit, transaction: string): Promise<void> {
+    try {
+      await git.run(["update-ref", "--no-deref", "--stdin"], { input: transaction });
+    } catch (error) {
+      if (!/\.lock'?: File exists|Unable to create .*\.lock/i.test(errorText(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, GIT_LOCK_GRACE_MS + 100));
+      await removeLeftoverGitFiles(this.location.gitDir, path.join(this.location.gitDir, REF_FOLDER));
+      await git.run(["update-ref", "--no-deref", "--stdin"], { input: transaction });
+    }
   }
 
   /** The task's latest checkpoint and its tree, or undefined when it has none. */
