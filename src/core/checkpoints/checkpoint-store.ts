@@ -166,8 +166,8 @@ export class CheckpointStore {
         await rm(this.location.gitDir, { recursive: true, force: true });
         return;
       }
-      // Whatever the index holds (the workspace as last seen) must survive: later saves rely on it.
-      const tree = (await git.run(["write-tree"])).trim();
+      // What the index holds must survive gc (later saves rely on it): the workspace as it is now.
+      const { tree } = await stageWorkspace(git, this.options.maxFileBytes);
       const keeper = (await git.run(["commit-tree", tree], { input: "The index, kept through gc" })).trim();
       await this.updateRefs(git, `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n`);
       await git.run(["gc", "--prune=now", "--quiet"]);

@@ -15,9 +15,9 @@ import type { ShadowGit } from "./git-process";
 export type KeptOutReason = "nested repository" | "too large" | "LFS" | "not a file";
 
 export interface WorkspaceScan {
-  /** Paths to record as they are now: new or changed files, and deleted ones (which leave the index). */
+  /** Paths to record as they are now: new or changed files and links. */
   readonly record: string[];
-  /** Tracked paths that must leave the store: grown past the size limit, now LFS, now a folder, now ignored. */
+  /** Tracked paths that leave the store: deleted, grown past the size limit, now LFS, a folder, ignored, or behind a link. */
   readonly untrack: string[];
   /** Untracked paths kept out, and why. */
   readonly keptOut: { path: string; reason: KeptOutReason }[];
@@ -61,10 +61,11 @@ export async function scanWorkspace(git: ShadowGit, options: ScanOptions): Promi
   candidates.forEach((candidate, i) => {
     const kind = kinds[i];
     if (candidate.path.endsWith("/")) keptOut.push({ path: candidate.path.slice(0, -1), reason: "nested repository" });
-    else if (kind === "folder" && candidate.tracked) untrack.add(candidate.path); // a file became a folder; its files are listed on their own
-    else if (kind === "too large" || kind === "not a file") keepOut(candidate, kind);
     else if (kind === "file") files.push(candidate);
-    else record.push(candidate.path); // deleted, or gone since git looked
+    else if (kind === "too large" || kind === "not a file") keepOut(candidate, kind);
+    // Deleted, gone since git looked, turned into a folder (whose files are listed on their own), or
+    // now behind a link: a tracked path just leaves the index; an untracked one needs nothing.
+    else if (candidate.tracked) untrack.add(candidate.path);
   });
 
   // A first scan sees every file: without a .gitattributes among them, nothing can be LFS.
