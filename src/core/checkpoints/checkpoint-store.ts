@@ -20,6 +20,7 @@ import { GIT_LOCK_GRACE_MS, removeLeftoverGitFiles } from "./leftover-git-files"
 import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
+import { packIfNeeded } from "./pack-objects";
 import { recordExactly, stageWorkspace, untrackExactly } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
 import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
@@ -105,7 +106,7 @@ export class CheckpointStore {
     return this.operation("make the first checkpoint", async (git) => {
       const tip = await this.tip(git);
       if (tip !== undefined) return tip.hash;
-      return (await this.commitWorkspace(git, "Task start", undefined)).hash;
+      return (await this.commitWorkspace(git, "Task start", Promise.resolve(undefined))).hash;
     });
   }
 
@@ -114,7 +115,7 @@ export class CheckpointStore {
    * task's latest checkpoint, makes no commit and returns that one with `changed: false`.
    */
   save(label: string): Promise<{ hash: string; changed: boolean }> {
-    return this.operation("save a checkpoint", async (git) => this.commitWorkspace(git, label, await this.tip(git)));
+    return this.operation("save a checkpoint", async (git) => this.commitWorkspace(git, label, this.tip(git)));
   }
 
   /**
@@ -174,14 +175,15 @@ export class CheckpointStore {
     });
   }
 
-  /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint). */
-  private async commitWorkspace(git: ShadowGit, label: string, tip: { hash: string; tree: string } | undefined): Promise<{ hash: string; changed: boolean }> {
-    const { tree } = await stageWorkspace(git, this.options.maxFileBytes);
+  /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint), looked up meanwhile. */
+  private async commitWorkspace(git: ShadowGit, label: string, tipLookup: Promise<{ hash: string; tree: string } | undefined>): Promise<{ hash: string; changed: boolean }> {
+    const [tip, { tree }] = await Promise.all([tipLookup, stageWorkspace(git, this.options.maxFileBytes)]);
     if (tip !== undefined && tip.tree === tree) return { hash: tip.hash, changed: false };
     const hash = (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
     const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
     // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
     await this.updateRefs(git, `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n`);
+    await packIfNeeded(git);
     return { hash, changed: true };
   }
 
