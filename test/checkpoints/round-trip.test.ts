@@ -126,6 +126,21 @@ describe("checkpoint round trips", () => {
     }
   });
 
+  it("sees a change of the same size made within the second of the save before (git's racy-timestamp case)", async () => {
+    const store = await open();
+    for (let i = 1; i <= 3; i++) {
+      // Write, save and change again within one second; the next save starts in a later one.
+      while (Date.now() % 1000 > 100) await new Promise((resolve) => setTimeout(resolve, 5));
+      writeFiles(workspace, { "a.txt": "1\n" });
+      await store.save(`write ${i}`);
+      writeFiles(workspace, { "a.txt": "2\n" });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const saved = await store.save(`change ${i}`);
+      expect(saved.changed, `change ${i}`).toBe(true);
+      expect(shadowGit(storageRoot, workspace, ["cat-file", "blob", `${saved.hash}:a.txt`])).toBe("2\n");
+    }
+  });
+
   it("makes no commit when nothing changed, and resumes a task's checkpoints when opened again", async () => {
     writeFiles(workspace, { "a.txt": "a\n" });
     const store = await open();

@@ -4,12 +4,12 @@
  * the tasks of a workspace share their objects and deleting a task deletes its ref.
  *
  * Every operation runs under the store lock (store-lock.ts, across processes), first cleans what a
- * killed operation left (leftover-git-files.ts), and works on its own copy of the shadow's index,
- * renamed over the real one when it succeeds. A kill at any moment thus leaves the last complete
+ * killed operation left (leftover-git-files.ts), and works on its own name for the shadow's index
+ * (shareIndex below), renamed over the real one when it succeeds. A kill at any moment thus leaves the last complete
  * index and at worst a stale copy, never a locked or half-written index; a ref moves only by
  * `update-ref` from the value the operation started from.
  */
-import { copyFile, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import { copyFile, link, realpath, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import * as path from "node:path";
 import { tempPathFor } from "../storage/temp-name";
 import { errorText } from "../util/error-text";
@@ -222,7 +222,7 @@ export class CheckpointStore {
     return tree;
   }
 
-  /** Runs `body` alone on the shadow repository, on a copy of its index; errors name the operation and the workspace. */
+  /** Runs `body` alone on the shadow repository, under its own name for the index; errors name the operation and the workspace. */
   private operation<T>(name: string, body: (git: ShadowGit) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       const { location } = this;
@@ -233,11 +233,11 @@ export class CheckpointStore {
         await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.personalExcludesFile });
         await removeLeftoverGitFiles(location.gitDir, path.join(location.gitDir, REF_FOLDER));
         temp = tempPathFor(location.indexFile);
-        await copyFile(location.indexFile, temp).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== "ENOENT") throw error; // no index yet: git starts an empty one
-        });
+        await shareIndex(location.indexFile, temp);
         const result = await body(new ShadowGit({ gitDir: location.gitDir, workTree: location.workTree }, this.options.binary, temp));
+        // Renaming a link onto the file it links to does nothing: the unlink then drops it.
         if (await exists(temp)) await rename(temp, location.indexFile);
+        await unlink(temp).catch(() => undefined);
         temp = undefined;
         return result;
       } catch (error) {
@@ -251,6 +251,29 @@ export class CheckpointStore {
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/**
+ * Gives the operation its own name for the index: a hard link, which git never writes through
+ * (it writes a new file and renames it over the name), so the real index stays as it was until
+ * the operation succeeds. A link also keeps the index's own mtime, which git's racy-file check
+ * depends on: a file changed within the timestamp granularity of the index's last write looks
+ * unchanged by its stat data, and git reads its content only because the index is as new as it.
+ * Where links are not possible, a copy with the original's mtime (rounded down, to stay safe).
+ */
+async function shareIndex(index: string, name: string): Promise<void> {
+  try {
+    await link(index, name);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return; // no index yet: git starts an empty one
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+  }
+  await copyFile(index, name);
+  const { atimeNs, mtimeNs } = await stat(index, { bigint: true });
+  const seconds = (ns: bigint) => Number(ns / 1000n) / 1e6;
+  await utimes(name, seconds(atimeNs), seconds(mtimeNs));
 }
 
 async function exists(file: string): Promise<boolean> {
