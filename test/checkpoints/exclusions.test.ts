@@ -100,6 +100,25 @@ describe("what checkpoints leave out", () => {
     expect(objects).not.toMatch(/ blob 1073741824/);
   });
 
+  it("honours the person's global excludes: git's default file, or the one their config names", async () => {
+    const home = path.join(dir, "home");
+    writeFiles(home, { ".config/git/ignore": "*.swp\n", "custom-ignore": "*.bak\n" });
+    writeFiles(workspace, { "a.ts": "a\n", "a.ts.swp": "swap\n", "a.ts.bak": "backup\n" });
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    process.env.HOME = home;
+    delete process.env.XDG_CONFIG_HOME;
+    try {
+      const first = await (await open()).initialize();
+      expect(checkpointPaths(storageRoot, workspace, first)).toEqual(["a.ts", "a.ts.bak"]);
+      writeFileSync(path.join(home, ".gitconfig"), `[core]\n\texcludesFile = ${path.join(home, "custom-ignore")}\n`);
+      const second = await (await open()).save("with the person's excludes file");
+      expect(checkpointPaths(storageRoot, workspace, second.hash)).toEqual(["a.ts", "a.ts.swp"]);
+    } finally {
+      process.env.HOME = saved.HOME;
+      if (saved.XDG_CONFIG_HOME !== undefined) process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+    }
+  });
+
   it("keeps files out that became large or ignored after they were tracked", async () => {
     writeFiles(workspace, { "data.csv": "a,b\n", "app.log": "log\n", "src/a.ts": "a\n" });
     const store = await open({ maxFileBytes: 1000 });

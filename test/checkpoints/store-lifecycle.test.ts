@@ -96,6 +96,15 @@ describe("deleting a task", () => {
 });
 
 describe("the store's size and cleaning", () => {
+  it("packs loose objects: a workspace of 1,500 folders leaves no pile of loose trees", async () => {
+    writeFiles(workspace, Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`d${i % 50}/e${i}/f.txt`, `${i}\n`])));
+    const store = await open("task");
+    await store.initialize();
+    const counts = shadowGit(storageRoot, workspace, ["count-objects", "-v"]);
+    expect(Number(/^count: (\d+)$/m.exec(counts)?.[1])).toBeLessThan(100);
+    expect(Number(/^in-pack: (\d+)$/m.exec(counts)?.[1])).toBeGreaterThan(3000);
+  });
+
   it("measures the bytes on disk, and cleaning empties the store without breaking an open one", async () => {
     expect(await checkpointStoreSize(storageRoot)).toBe(0);
     writeFiles(workspace, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}.txt`, `${i}\n`.repeat(1000)])));

@@ -21,7 +21,7 @@ import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
 import { packIfNeeded } from "./pack-objects";
-import { recordExactly, stageWorkspace, untrackExactly } from "./stage-workspace";
+import { recordExactly, stageWorkspace, untrackExactly, type StageOptions } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
 import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
 
@@ -66,7 +66,7 @@ export class CheckpointStore {
 
   private constructor(
     private readonly location: ShadowLocation,
-    private readonly options: { taskRef: string; maxFileBytes: number; binary: string; personalExcludesFile: string | undefined },
+    private readonly options: { taskRef: string; binary: string; stage: StageOptions },
   ) {}
 
   /** A store for the task, ready to use; throws a CheckpointError when git is missing or the workspace is not a folder. */
@@ -87,9 +87,8 @@ export class CheckpointStore {
     const personalExcludesFile = await readPersonalExcludesFile(binary, path.dirname(workTree));
     return new CheckpointStore(shadowLocation(options.storageRoot, workTree), {
       taskRef: `${REF_FOLDER}/${options.taskId}`,
-      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       binary,
-      personalExcludesFile,
+      stage: { maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, personalExcludesFile },
     });
   }
 
@@ -125,7 +124,7 @@ export class CheckpointStore {
   changes(from: string, to?: string): Promise<CheckpointChange[]> {
     return this.operation("compare checkpoints", async (git) => {
       const fromTree = await this.treeOf(git, from);
-      const toTree = to === undefined ? (await stageWorkspace(git, this.options.maxFileBytes)).tree : await this.treeOf(git, to);
+      const toTree = to === undefined ? (await stageWorkspace(git, this.options.stage)).tree : await this.treeOf(git, to);
       const differences = await diffTrees(git, fromTree, toTree);
       const blobs = await readBlobs(git, differences.flatMap((d) => [d.before, d.after]).flatMap((e) => (e ? [e.oid] : [])));
       return differences.map((d) => {
@@ -146,7 +145,7 @@ export class CheckpointStore {
   restoreFiles(hash: string): Promise<RestoreResult> {
     return this.operation("restore a checkpoint", async (git) => {
       const target = await this.treeOf(git, hash);
-      const now = await stageWorkspace(git, this.options.maxFileBytes);
+      const now = await stageWorkspace(git, this.options.stage);
       const result = await restoreDifferences(git, await diffTrees(git, now.tree, target));
       // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
       await untrackExactly(git, result.deleted);
@@ -168,7 +167,7 @@ export class CheckpointStore {
         return;
       }
       // What the index holds must survive gc (later saves rely on it): the workspace as it is now.
-      const { tree } = await stageWorkspace(git, this.options.maxFileBytes);
+      const { tree } = await stageWorkspace(git, this.options.stage);
       const keeper = (await git.run(["commit-tree", tree], { input: "The index, kept through gc" })).trim();
       await this.updateRefs(git, `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n`);
       await git.run(["gc", "--prune=now", "--quiet"]);
@@ -177,7 +176,7 @@ export class CheckpointStore {
 
   /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint), looked up meanwhile. */
   private async commitWorkspace(git: ShadowGit, label: string, tipLookup: Promise<{ hash: string; tree: string } | undefined>): Promise<{ hash: string; changed: boolean }> {
-    const [tip, { tree }] = await Promise.all([tipLookup, stageWorkspace(git, this.options.maxFileBytes)]);
+    const [tip, { tree }] = await Promise.all([tipLookup, stageWorkspace(git, this.options.stage)]);
     if (tip !== undefined && tip.tree === tree) return { hash: tip.hash, changed: false };
     const hash = (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
     const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
@@ -230,7 +229,7 @@ export class CheckpointStore {
       let temp: string | undefined;
       try {
         lock = await acquireStoreLock(location.lockFile);
-        await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.personalExcludesFile });
+        await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.stage.personalExcludesFile });
         await removeLeftoverGitFiles(location.gitDir, path.join(location.gitDir, REF_FOLDER));
         temp = tempPathFor(location.indexFile);
         await shareIndex(location.indexFile, temp);

@@ -6,6 +6,7 @@
  * fast (untracked cache, index v4, no automatic gc, blobs streamed into one pack per bulk add).
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { writeFileAtomic } from "../storage/atomic-write";
 import { parseTempName, tempPathFor } from "../storage/temp-name";
@@ -25,8 +26,8 @@ const PROBED_KEYS = ["filemode", "symlinks", "ignorecase", "precomposeunicode"];
 
 export interface ShadowSetup {
   readonly binary: string;
-  /** The person's own global excludes file, so the store skips what their git skips; undefined: git's default. */
-  readonly personalExcludesFile: string | undefined;
+  /** The person's own global excludes file (readPersonalExcludesFile), so the store skips what their git skips. */
+  readonly personalExcludesFile: string;
 }
 
 /**
@@ -100,7 +101,7 @@ function shadowConfig(current: string, settings: ShadowSetup & { hooksPath: stri
     "\tbigFileThreshold = 1",
     // Speed over size: zlib's fastest level still shrinks source code about fourfold.
     "\tcompression = 1",
-    ...(settings.personalExcludesFile ? [`\texcludesFile = ${quoted(settings.personalExcludesFile)}`] : []),
+    `\texcludesFile = ${quoted(settings.personalExcludesFile)}`,
     "[index]",
     "\tversion = 4",
     "[gc]",
@@ -124,14 +125,18 @@ function quoted(value: string): string {
 }
 
 /**
- * The person's `core.excludesFile` from their global config, read with their own config (the one
- * command that is); undefined when they set none (git's default, ~/.config/git/ignore, then applies).
+ * The person's global excludes file: `core.excludesFile` from their global config (read with
+ * their own config, the one command that is), else git's default, `$XDG_CONFIG_HOME/git/ignore`
+ * or `~/.config/git/ignore`. Named in the shadow's config either way, so it does not depend on
+ * the environment of whoever runs the store.
  */
-export async function readPersonalExcludesFile(binary: string, cwd: string): Promise<string | undefined> {
+export async function readPersonalExcludesFile(binary: string, cwd: string): Promise<string> {
   // --default keeps the answer non-empty, so simple-git does not wait for output that never comes.
   const output = await runGit(["config", "--global", "--path", "--default", "", "--get", "core.excludesFile"], { cwd, binary, personalConfig: true });
-  const file = output.trim();
-  return file === "" ? undefined : file;
+  const configured = output.trim();
+  if (configured !== "") return configured;
+  const xdg = process.env.XDG_CONFIG_HOME;
+  return path.join(xdg ? xdg : path.join(homedir(), ".config"), "git", "ignore");
 }
 
 async function readIfPresent(file: string): Promise<string | undefined> {

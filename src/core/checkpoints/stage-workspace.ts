@@ -22,10 +22,16 @@ export interface StagedWorkspace {
   readonly scan: WorkspaceScan;
 }
 
-export async function stageWorkspace(git: ShadowGit, maxFileBytes: number): Promise<StagedWorkspace> {
-  const rulesChanged = await writeExcludeFile(git.paths.gitDir, git.paths.workTree);
+export interface StageOptions {
+  readonly maxFileBytes: number;
+  /** The person's global excludes file (shadow-setup.ts). */
+  readonly personalExcludesFile: string;
+}
+
+export async function stageWorkspace(git: ShadowGit, options: StageOptions): Promise<StagedWorkspace> {
+  const rulesChanged = await writeExcludeFile(git, options.personalExcludesFile);
   const firstScan = !(await exists(git.indexFile));
-  const scan = await scanWorkspace(git, { maxFileBytes, rulesChanged, firstScan });
+  const scan = await scanWorkspace(git, { maxFileBytes: options.maxFileBytes, rulesChanged, firstScan });
   await untrackExactly(git, scan.untrack);
   if (scan.record.length > EXACT_LIST_LIMIT) {
     const keptOut = [...scan.keptOut.map((k) => k.path), ...scan.untrack].map((p) => `:(exclude,literal)${p}`);
@@ -53,9 +59,9 @@ export async function untrackExactly(git: ShadowGit, paths: readonly string[]): 
 }
 
 /** Rewrites the shadow's `info/exclude` when its sources changed; says whether it did. */
-async function writeExcludeFile(gitDir: string, workTree: string): Promise<boolean> {
-  const file = path.join(gitDir, "info", "exclude");
-  const wanted = await composeExcludeFile(workTree);
+async function writeExcludeFile(git: ShadowGit, personalExcludesFile: string): Promise<boolean> {
+  const file = path.join(git.paths.gitDir, "info", "exclude");
+  const wanted = await composeExcludeFile(git.paths.workTree, personalExcludesFile);
   const current = await readFile(file, "utf8").catch(() => undefined);
   if (current === wanted) return false;
   await writeFileAtomic(file, wanted);
