@@ -47,9 +47,9 @@ export async function stageWorkspace(git: ShadowGit, options: StageOptions): Pro
 export async function recordExactly(git: ShadowGit, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
   // update-index writes each "big" blob as a pack of its own: for a few files, loose objects
-  // are better. --replace: a file may take the place of a folder the index still lists (or the
-  // reverse). --verbose prints a line per path, so simple-git never waits on a silence.
-  await git.run(["-c", "core.bigFileThreshold=512m", "update-index", "--add", "--remove", "--replace", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
+  // are better. --verbose prints a line per path, so simple-git never waits on a silence. (A file
+  // taking a folder's place, or the reverse, needs no --replace: the old paths left the index first.)
+  await git.run(["-c", "core.bigFileThreshold=512m", "update-index", "--add", "--remove", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
 }
 
 /** Drops these paths from the index, whatever is on disk there now. */
