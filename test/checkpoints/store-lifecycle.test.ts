@@ -90,7 +90,9 @@ describe("deleting a task", () => {
     const { gitDir } = shadowLocation(storageRoot, workspace);
     await store.deleteTask();
     expect(readdirSync(path.dirname(gitDir))).not.toContain("git");
-    // And the store works again afterwards, from nothing.
+    // Deleting again makes no repository just to delete nothing; the store works again afterwards.
+    await store.deleteTask();
+    expect(readdirSync(path.dirname(gitDir))).not.toContain("git");
     expect(await store.initialize()).toMatch(/^[0-9a-f]{40}$/);
   });
 });

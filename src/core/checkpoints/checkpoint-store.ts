@@ -5,9 +5,9 @@
  *
  * Every operation runs under the store lock (store-lock.ts, across processes), first cleans what a
  * killed operation left (leftover-git-files.ts), and works on its own name for the shadow's index
- * (shareIndex below), renamed over the real one when it succeeds. A kill at any moment thus leaves the last complete
- * index and at worst a stale copy, never a locked or half-written index; a ref moves only by
- * `update-ref` from the value the operation started from.
+ * (shareIndex below), renamed over the real one when it succeeds. A kill at any moment thus leaves
+ * the last complete index and at worst a stale name for it, never a locked or half-written index;
+ * a ref moves only by `update-ref` from the value the operation started from.
  */
 import { copyFile, link, realpath, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import * as path from "node:path";
@@ -102,7 +102,7 @@ export class CheckpointStore {
    * already has checkpoints (a resumed task), returns its latest and records nothing.
    */
   initialize(): Promise<string> {
-    return this.operation("make the first checkpoint", async (git) => {
+    return this.operation("make the first checkpoint", {}, async (git) => {
       const tip = await this.tip(git);
       if (tip !== undefined) return tip.hash;
       return (await this.commitWorkspace(git, "Task start", Promise.resolve(undefined))).hash;
@@ -114,7 +114,7 @@ export class CheckpointStore {
    * task's latest checkpoint, makes no commit and returns that one with `changed: false`.
    */
   save(label: string): Promise<{ hash: string; changed: boolean }> {
-    return this.operation("save a checkpoint", async (git) => this.commitWorkspace(git, label, this.tip(git)));
+    return this.operation("save a checkpoint", {}, async (git) => this.commitWorkspace(git, label, this.tip(git)));
   }
 
   /**
@@ -122,7 +122,7 @@ export class CheckpointStore {
    * `to` is absent: path, status, and both contents for a diff editor.
    */
   changes(from: string, to?: string): Promise<CheckpointChange[]> {
-    return this.operation("compare checkpoints", async (git) => {
+    return this.operation("compare checkpoints", {}, async (git) => {
       const fromTree = await this.treeOf(git, from);
       const toTree = to === undefined ? (await stageWorkspace(git, this.options.stage)).tree : await this.treeOf(git, to);
       const differences = await diffTrees(git, fromTree, toTree);
@@ -143,7 +143,7 @@ export class CheckpointStore {
    * never-tracked files. Idempotent; a restore interrupted midway completes when run again.
    */
   restoreFiles(hash: string): Promise<RestoreResult> {
-    return this.operation("restore a checkpoint", async (git) => {
+    return this.operation("restore a checkpoint", {}, async (git) => {
       const target = await this.treeOf(git, hash);
       const now = await stageWorkspace(git, this.options.stage);
       const result = await restoreDifferences(git, await diffTrees(git, now.tree, target));
@@ -159,7 +159,8 @@ export class CheckpointStore {
    * When no task is left, the workspace's shadow repository goes as a whole.
    */
   deleteTask(): Promise<void> {
-    return this.operation("delete the task's checkpoints", async (git) => {
+    const nothingToDelete = { whenNoRepository: () => undefined };
+    return this.operation("delete the task's checkpoints", nothingToDelete, async (git) => {
       await this.updateRefs(git, `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n`);
       const others = (await git.run(["for-each-ref", "--count=1", "--format=%(refname)", REF_FOLDER])).trim();
       if (others === "") {
@@ -221,14 +222,19 @@ export class CheckpointStore {
     return tree;
   }
 
-  /** Runs `body` alone on the shadow repository, under its own name for the index; errors name the operation and the workspace. */
-  private operation<T>(name: string, body: (git: ShadowGit) => Promise<T>): Promise<T> {
+  /**
+   * Runs `body` alone on the shadow repository, under its own name for the index, making the
+   * repository first if needed (or, given `whenNoRepository`, answering that instead); errors
+   * name the operation and the workspace.
+   */
+  private operation<T>(name: string, options: { whenNoRepository?: () => T }, body: (git: ShadowGit) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       const { location } = this;
       let lock;
       let temp: string | undefined;
       try {
         lock = await acquireStoreLock(location.lockFile);
+        if (options.whenNoRepository && !(await exists(path.join(location.gitDir, "HEAD")))) return options.whenNoRepository();
         await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.stage.personalExcludesFile });
         await removeLeftoverGitFiles(location.gitDir, path.join(location.gitDir, REF_FOLDER));
         temp = tempPathFor(location.indexFile);
