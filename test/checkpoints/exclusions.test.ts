@@ -132,6 +132,21 @@ describe("what checkpoints leave out", () => {
     writeFiles(workspace, { ".tandemignore": "src/\n" });
     const third = await store.save("tandemignore");
     expect(checkpointPaths(storageRoot, workspace, third.hash)).toEqual([".gitignore", ".tandemignore"]);
+
+    // The same through the bulk path (hundreds of changes at once): a tracked file grows too
+    // large, a nested repository and a large new file appear among 300 new files.
+    writeFiles(workspace, { "tracked.txt": "small\n" });
+    await store.save("one more tracked file");
+    writeFiles(workspace, { "tracked.txt": "y".repeat(5000), "new-big.bin": "z".repeat(5000) });
+    writeFiles(workspace, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`many/f${i}.txt`, `${i}\n`])));
+    mkdirSync(path.join(workspace, "repo"));
+    personGit(path.join(workspace, "repo"), ["init", "-q"]);
+    writeFiles(workspace, { "repo/inside.txt": "nested\n" });
+    const bulk = await store.save("bulk");
+    const paths = checkpointPaths(storageRoot, workspace, bulk.hash);
+    expect(paths).toHaveLength(302);
+    expect(paths.filter((p) => !p.startsWith("many/"))).toEqual([".gitignore", ".tandemignore"]);
+    expect(checkpointEntries(storageRoot, workspace, bulk.hash).some((e) => e.startsWith("160000"))).toBe(false);
   });
 
   it("records files byte for byte whatever .gitattributes ask (eol, text, ident, encoding)", async () => {

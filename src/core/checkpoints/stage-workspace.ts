@@ -34,7 +34,8 @@ export async function stageWorkspace(git: ShadowGit, options: StageOptions): Pro
   const scan = await scanWorkspace(git, { maxFileBytes: options.maxFileBytes, rulesChanged, firstScan });
   await untrackExactly(git, scan.untrack);
   if (scan.record.length > EXACT_LIST_LIMIT) {
-    const keptOut = [...scan.keptOut.map((k) => k.path), ...scan.untrack].map((p) => `:(exclude,literal)${p}`);
+    // Files that became ignored need no pathspec: untracked now, git add leaves them out by itself.
+    const keptOut = scan.keptOut.map((k) => `:(exclude,literal)${k.path}`);
     await git.run(["add", "--all", "--verbose", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList([".", ...keptOut]) });
   } else {
     await recordExactly(git, scan.record);

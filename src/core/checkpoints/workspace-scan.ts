@@ -19,7 +19,7 @@ export interface WorkspaceScan {
   readonly record: string[];
   /** Tracked paths that leave the store: deleted, grown past the size limit, now LFS, a folder, ignored, or behind a link. */
   readonly untrack: string[];
-  /** Untracked paths kept out, and why. */
+  /** Paths on disk kept out, and why (those tracked until now are in `untrack` too). */
   readonly keptOut: { path: string; reason: KeptOutReason }[];
 }
 
@@ -54,7 +54,7 @@ export async function scanWorkspace(git: ShadowGit, options: ScanOptions): Promi
   const keptOut: { path: string; reason: KeptOutReason }[] = [];
   function keepOut(candidate: Candidate, reason: KeptOutReason): void {
     if (candidate.tracked) untrack.add(candidate.path);
-    else keptOut.push({ path: candidate.path, reason });
+    keptOut.push({ path: candidate.path, reason });
   }
 
   const files: Candidate[] = [];
