@@ -94,7 +94,9 @@ export async function run(): Promise<void> {
       rawRounds.push(time(() => rawGit(copy, ["add", "-A"], ["commit", "-q", "-m", `round ${round}`])));
     }
     const roundRatio = ratioLine(`a round's save after ${EDITS_PER_ROUND} edits`, rounds, rawRounds, "git add -A && git commit");
-    console.log(`${median(rounds) < TARGET_ROUND_MS ? "PASS" : "MISS"} target: a round's save under ${TARGET_ROUND_MS} ms (${ms(median(rounds))}; slowest ${ms(Math.max(...rounds))})`);
+    const sorted = [...rounds].sort((a, b) => a - b);
+    console.log(`round saves: fastest ${ms(sorted[0] as number)}, 90th percentile ${ms(sorted[Math.floor(sorted.length * 0.9)] as number)}, slowest ${ms(sorted.at(-1) as number)} (the slowest also pack loose objects)`);
+    console.log(`${median(rounds) < TARGET_ROUND_MS ? "PASS" : "MISS"} target: a round's save under ${TARGET_ROUND_MS} ms (median ${ms(median(rounds))})`);
     console.log(`${roundRatio <= TARGET_ROUND_RATIO ? "PASS" : "MISS"} target: a round's save within ${TARGET_ROUND_RATIO}x of raw git (${roundRatio.toFixed(2)}x)`);
 
     // Size after the rounds.

@@ -149,6 +149,16 @@ describe("what checkpoints leave out", () => {
     expect(checkpointEntries(storageRoot, workspace, bulk.hash).some((e) => e.startsWith("160000"))).toBe(false);
   });
 
+  it("takes a tracked file out when a .gitattributes sends it to LFS later", async () => {
+    writeFiles(workspace, { "model.bin": "weights\n", "a.ts": "a\n" });
+    const store = await open();
+    const first = await store.initialize();
+    expect(checkpointPaths(storageRoot, workspace, first)).toEqual(["a.ts", "model.bin"]);
+    writeFiles(workspace, { "sub/.gitattributes": "*.ts filter=lfs\n", "sub/b.ts": "b\n", ".gitattributes": "*.bin filter=lfs\n" });
+    const second = await store.save("lfs now");
+    expect(checkpointPaths(storageRoot, workspace, second.hash)).toEqual([".gitattributes", "a.ts", "sub/.gitattributes"]);
+  });
+
   it("records files byte for byte whatever .gitattributes ask (eol, text, ident, encoding)", async () => {
     writeFiles(workspace, {
       ".gitattributes": "* text=auto eol=crlf\n*.id ident\n*.utf16 working-tree-encoding=UTF-16\n",

@@ -68,12 +68,19 @@ export async function scanWorkspace(git: ShadowGit, options: ScanOptions): Promi
     else if (candidate.tracked) untrack.add(candidate.path);
   });
 
-  // A first scan sees every file: without a .gitattributes among them, nothing can be LFS.
-  const attributes = !options.firstScan || candidates.some((c) => path.posix.basename(c.path) === ".gitattributes");
-  const lfs = new Set(attributes ? await lfsPaths(git, files.map((f) => f.path)) : []);
+  // Whether a file goes to LFS changes only with a .gitattributes: new files are asked about, and
+  // when one changed, every tracked file too. A first scan without any .gitattributes asks nothing.
+  const attributesChanged = candidates.some((c) => path.posix.basename(c.path) === ".gitattributes");
+  const asked = files.filter((f) => !f.tracked && (!options.firstScan || attributesChanged)).map((f) => f.path);
+  if (attributesChanged && !options.firstScan) asked.push(...splitNul(await git.run(["ls-files", "-z", "--cached"])));
+  const lfs = new Set(await lfsPaths(git, [...new Set(asked)]));
   for (const file of files) {
     if (lfs.has(file.path)) keepOut(file, "LFS");
     else record.push(file.path);
+  }
+  const changedFiles = new Set(files.map((f) => f.path));
+  for (const tracked of lfs) {
+    if (!changedFiles.has(tracked)) keepOut({ path: tracked, tracked: true, deleted: false }, "LFS");
   }
   for (const ignored of splitNul(nowIgnored)) untrack.add(ignored);
   return { record: record.filter((p) => !untrack.has(p)), untrack: [...untrack], keptOut };
