@@ -100,6 +100,25 @@ describe("what checkpoints leave out", () => {
     expect(objects).not.toMatch(/ blob 1073741824/);
   });
 
+  it("honours the person's global excludes: git's default file, or the one their config names", async () => {
+    const home = path.join(dir, "home");
+    writeFiles(home, { ".config/git/ignore": "*.swp\n", "custom-ignore": "*.bak\n" });
+    writeFiles(workspace, { "a.ts": "a\n", "a.ts.swp": "swap\n", "a.ts.bak": "backup\n" });
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+    process.env.HOME = home;
+    delete process.env.XDG_CONFIG_HOME;
+    try {
+      const first = await (await open()).initialize();
+      expect(checkpointPaths(storageRoot, workspace, first)).toEqual(["a.ts", "a.ts.bak"]);
+      writeFileSync(path.join(home, ".gitconfig"), `[core]\n\texcludesFile = ${path.join(home, "custom-ignore")}\n`);
+      const second = await (await open()).save("with the person's excludes file");
+      expect(checkpointPaths(storageRoot, workspace, second.hash)).toEqual(["a.ts", "a.ts.swp"]);
+    } finally {
+      process.env.HOME = saved.HOME;
+      if (saved.XDG_CONFIG_HOME !== undefined) process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
+    }
+  });
+
   it("keeps files out that became large or ignored after they were tracked", async () => {
     writeFiles(workspace, { "data.csv": "a,b\n", "app.log": "log\n", "src/a.ts": "a\n" });
     const store = await open({ maxFileBytes: 1000 });
@@ -113,6 +132,31 @@ describe("what checkpoints leave out", () => {
     writeFiles(workspace, { ".tandemignore": "src/\n" });
     const third = await store.save("tandemignore");
     expect(checkpointPaths(storageRoot, workspace, third.hash)).toEqual([".gitignore", ".tandemignore"]);
+
+    // The same through the bulk path (hundreds of changes at once): a tracked file grows too
+    // large, a nested repository and a large new file appear among 300 new files.
+    writeFiles(workspace, { "tracked.txt": "small\n" });
+    await store.save("one more tracked file");
+    writeFiles(workspace, { "tracked.txt": "y".repeat(5000), "new-big.bin": "z".repeat(5000) });
+    writeFiles(workspace, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`many/f${i}.txt`, `${i}\n`])));
+    mkdirSync(path.join(workspace, "repo"));
+    personGit(path.join(workspace, "repo"), ["init", "-q"]);
+    writeFiles(workspace, { "repo/inside.txt": "nested\n" });
+    const bulk = await store.save("bulk");
+    const paths = checkpointPaths(storageRoot, workspace, bulk.hash);
+    expect(paths).toHaveLength(302);
+    expect(paths.filter((p) => !p.startsWith("many/"))).toEqual([".gitignore", ".tandemignore"]);
+    expect(checkpointEntries(storageRoot, workspace, bulk.hash).some((e) => e.startsWith("160000"))).toBe(false);
+  });
+
+  it("takes a tracked file out when a .gitattributes sends it to LFS later", async () => {
+    writeFiles(workspace, { "model.bin": "weights\n", "a.ts": "a\n" });
+    const store = await open();
+    const first = await store.initialize();
+    expect(checkpointPaths(storageRoot, workspace, first)).toEqual(["a.ts", "model.bin"]);
+    writeFiles(workspace, { "sub/.gitattributes": "*.ts filter=lfs\n", "sub/b.ts": "b\n", ".gitattributes": "*.bin filter=lfs\n" });
+    const second = await store.save("lfs now");
+    expect(checkpointPaths(storageRoot, workspace, second.hash)).toEqual([".gitattributes", "a.ts", "sub/.gitattributes"]);
   });
 
   it("records files byte for byte whatever .gitattributes ask (eol, text, ident, encoding)", async () => {

@@ -74,7 +74,7 @@ describe("the person's repository", () => {
     expect(existsSync(path.join(nested, ".git_disabled"))).toBe(false);
   });
 
-  it("lets none of the person's global git config steer the store (hooks, signing, fsmonitor, line ends, identity)", async () => {
+  it("lets none of the person's global git config steer the store (hooks, filters, signing, fsmonitor, line ends, identity)", async () => {
     const home = path.join(dir, "home");
     const hooks = path.join(home, "hooks");
     mkdirSync(hooks, { recursive: true });
@@ -86,12 +86,15 @@ describe("the person's repository", () => {
       [
         "[core]",
         `\thooksPath = ${hooks}`,
+        `\tattributesFile = ${path.join(home, "attributes")}`,
         `\tfsmonitor = ${path.join(home, "program")}`,
         "\tautocrlf = true",
         "[commit]",
         "\tgpgSign = true",
         "[gpg]",
         `\tprogram = ${path.join(home, "program")}`,
+        "[filter \"evil\"]",
+        `\tclean = ${path.join(home, "program")}`,
         "[filter \"lfs\"]",
         `\tclean = ${path.join(home, "program")}`,
         "\trequired = true",
@@ -100,6 +103,7 @@ describe("the person's repository", () => {
         "",
       ].join("\n"),
     );
+    writeFileSync(path.join(home, "attributes"), "*.md filter=evil\n");
     writeFiles(workspace, { "crlf.txt": "one\r\ntwo\r\n", ".gitattributes": "*.txt filter=lfs\n" });
     const savedHome = process.env.HOME;
     const savedXdg = process.env.XDG_CONFIG_HOME;

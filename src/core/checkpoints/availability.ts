@@ -8,8 +8,8 @@ import { runGit } from "./git-process";
 
 export type CheckpointsAvailability = { available: true; gitVersion: string } | { available: false; reason: string };
 
-/** `update-ref --stdin` with start/prepare/commit verbs (2.27) and `add --pathspec-from-file` (2.26). */
-export const MINIMUM_GIT_VERSION = [2, 27] as const;
+/** `init --initial-branch` (2.28), `update-ref --stdin` with start/prepare/commit (2.27), `add --pathspec-from-file` (2.26). */
+export const MINIMUM_GIT_VERSION = [2, 28] as const;
 
 export interface GitOptions {
   /** The git program; default "git" on the PATH. */

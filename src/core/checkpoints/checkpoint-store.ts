@@ -4,23 +4,24 @@
  * the tasks of a workspace share their objects and deleting a task deletes its ref.
  *
  * Every operation runs under the store lock (store-lock.ts, across processes), first cleans what a
- * killed operation left (leftover-git-files.ts), and works on its own copy of the shadow's index,
- * renamed over the real one when it succeeds. A kill at any moment thus leaves the last complete
- * index and at worst a stale copy, never a locked or half-written index; a ref moves only by
- * `update-ref` from the value the operation started from.
+ * killed operation left (leftover-git-files.ts), and works on its own name for the shadow's index
+ * (shareIndex below), renamed over the real one when it succeeds. A kill at any moment thus leaves
+ * the last complete index and at worst a stale name for it, never a locked or half-written index;
+ * a ref moves only by `update-ref` from the value the operation started from.
  */
-import { copyFile, realpath, rename, rm, stat, unlink } from "node:fs/promises";
+import { copyFile, link, realpath, rename, rm, stat, unlink, utimes } from "node:fs/promises";
 import * as path from "node:path";
 import { tempPathFor } from "../storage/temp-name";
 import { errorText } from "../util/error-text";
 import { checkpointsAvailability } from "./availability";
 import { CheckpointError } from "./checkpoint-error";
 import { ShadowGit } from "./git-process";
-import { removeLeftoverGitFiles } from "./leftover-git-files";
+import { GIT_LOCK_GRACE_MS, removeLeftoverGitFiles } from "./leftover-git-files";
 import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
-import { recordExactly, stageWorkspace, untrackExactly } from "./stage-workspace";
+import { packIfNeeded } from "./pack-objects";
+import { recordExactly, stageWorkspace, untrackExactly, type StageOptions } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
 import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
 
@@ -65,7 +66,7 @@ export class CheckpointStore {
 
   private constructor(
     private readonly location: ShadowLocation,
-    private readonly options: { taskRef: string; maxFileBytes: number; binary: string; personalExcludesFile: string | undefined },
+    private readonly options: { taskRef: string; binary: string; stage: StageOptions },
   ) {}
 
   /** A store for the task, ready to use; throws a CheckpointError when git is missing or the workspace is not a folder. */
@@ -86,9 +87,8 @@ export class CheckpointStore {
     const personalExcludesFile = await readPersonalExcludesFile(binary, path.dirname(workTree));
     return new CheckpointStore(shadowLocation(options.storageRoot, workTree), {
       taskRef: `${REF_FOLDER}/${options.taskId}`,
-      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       binary,
-      personalExcludesFile,
+      stage: { maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, personalExcludesFile },
     });
   }
 
@@ -102,10 +102,10 @@ export class CheckpointStore {
    * already has checkpoints (a resumed task), returns its latest and records nothing.
    */
   initialize(): Promise<string> {
-    return this.operation("make the first checkpoint", async (git) => {
+    return this.operation("make the first checkpoint", {}, async (git) => {
       const tip = await this.tip(git);
       if (tip !== undefined) return tip.hash;
-      return (await this.commitWorkspace(git, "Task start", undefined)).hash;
+      return (await this.commitWorkspace(git, "Task start", Promise.resolve(undefined))).hash;
     });
   }
 
@@ -114,7 +114,7 @@ export class CheckpointStore {
    * task's latest checkpoint, makes no commit and returns that one with `changed: false`.
    */
   save(label: string): Promise<{ hash: string; changed: boolean }> {
-    return this.operation("save a checkpoint", async (git) => this.commitWorkspace(git, label, await this.tip(git)));
+    return this.operation("save a checkpoint", {}, async (git) => this.commitWorkspace(git, label, this.tip(git)));
   }
 
   /**
@@ -122,9 +122,9 @@ export class CheckpointStore {
    * `to` is absent: path, status, and both contents for a diff editor.
    */
   changes(from: string, to?: string): Promise<CheckpointChange[]> {
-    return this.operation("compare checkpoints", async (git) => {
+    return this.operation("compare checkpoints", {}, async (git) => {
       const fromTree = await this.treeOf(git, from);
-      const toTree = to === undefined ? (await stageWorkspace(git, this.options.maxFileBytes)).tree : await this.treeOf(git, to);
+      const toTree = to === undefined ? (await stageWorkspace(git, this.options.stage)).tree : await this.treeOf(git, to);
       const differences = await diffTrees(git, fromTree, toTree);
       const blobs = await readBlobs(git, differences.flatMap((d) => [d.before, d.after]).flatMap((e) => (e ? [e.oid] : [])));
       return differences.map((d) => {
@@ -143,9 +143,9 @@ export class CheckpointStore {
    * never-tracked files. Idempotent; a restore interrupted midway completes when run again.
    */
   restoreFiles(hash: string): Promise<RestoreResult> {
-    return this.operation("restore a checkpoint", async (git) => {
+    return this.operation("restore a checkpoint", {}, async (git) => {
       const target = await this.treeOf(git, hash);
-      const now = await stageWorkspace(git, this.options.maxFileBytes);
+      const now = await stageWorkspace(git, this.options.stage);
       const result = await restoreDifferences(git, await diffTrees(git, now.tree, target));
       // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
       await untrackExactly(git, result.deleted);
@@ -159,30 +159,48 @@ export class CheckpointStore {
    * When no task is left, the workspace's shadow repository goes as a whole.
    */
   deleteTask(): Promise<void> {
-    return this.operation("delete the task's checkpoints", async (git) => {
-      await git.run(["update-ref", "--stdin"], { input: `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n` });
+    const nothingToDelete = { whenNoRepository: () => undefined };
+    return this.operation("delete the task's checkpoints", nothingToDelete, async (git) => {
+      await this.updateRefs(git, `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n`);
       const others = (await git.run(["for-each-ref", "--count=1", "--format=%(refname)", REF_FOLDER])).trim();
       if (others === "") {
         await rm(this.location.gitDir, { recursive: true, force: true });
         return;
       }
-      // Whatever the index holds (the workspace as last seen) must survive: later saves rely on it.
-      const tree = (await git.run(["write-tree"])).trim();
+      // What the index holds must survive gc (later saves rely on it): the workspace as it is now.
+      const { tree } = await stageWorkspace(git, this.options.stage);
       const keeper = (await git.run(["commit-tree", tree], { input: "The index, kept through gc" })).trim();
-      await git.run(["update-ref", "--no-deref", "--stdin"], { input: `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n` });
+      await this.updateRefs(git, `start\nupdate ${INDEX_KEEPER_REF} ${keeper}\nupdate HEAD ${keeper}\nprepare\ncommit\n`);
       await git.run(["gc", "--prune=now", "--quiet"]);
     });
   }
 
-  /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint). */
-  private async commitWorkspace(git: ShadowGit, label: string, tip: { hash: string; tree: string } | undefined): Promise<{ hash: string; changed: boolean }> {
-    const { tree } = await stageWorkspace(git, this.options.maxFileBytes);
+  /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint), looked up meanwhile. */
+  private async commitWorkspace(git: ShadowGit, label: string, tipLookup: Promise<{ hash: string; tree: string } | undefined>): Promise<{ hash: string; changed: boolean }> {
+    const [tip, { tree }] = await Promise.all([tipLookup, stageWorkspace(git, this.options.stage)]);
     if (tip !== undefined && tip.tree === tree) return { hash: tip.hash, changed: false };
     const hash = (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
     const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
     // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
-    await git.run(["update-ref", "--no-deref", "--stdin"], { input: `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n` });
+    await this.updateRefs(git, `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n`);
+    await packIfNeeded(git);
     return { hash, changed: true };
+  }
+
+  /**
+   * One `update-ref` transaction. A ref's lock file too young for the cleanup at the start may be
+   * a git child of a killed Tandem still finishing, or a leftover of one: wait out the grace once,
+   * clean, and try again.
+   */
+  private async updateRefs(git: ShadowGit, transaction: string): Promise<void> {
+    try {
+      await git.run(["update-ref", "--no-deref", "--stdin"], { input: transaction });
+    } catch (error) {
+      if (!/\.lock'?: File exists|Unable to create .*\.lock/i.test(errorText(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, GIT_LOCK_GRACE_MS + 100));
+      await removeLeftoverGitFiles(this.location.gitDir, path.join(this.location.gitDir, REF_FOLDER));
+      await git.run(["update-ref", "--no-deref", "--stdin"], { input: transaction });
+    }
   }
 
   /** The task's latest checkpoint and its tree, or undefined when it has none. */
@@ -204,22 +222,27 @@ export class CheckpointStore {
     return tree;
   }
 
-  /** Runs `body` alone on the shadow repository, on a copy of its index; errors name the operation and the workspace. */
-  private operation<T>(name: string, body: (git: ShadowGit) => Promise<T>): Promise<T> {
+  /**
+   * Runs `body` alone on the shadow repository, under its own name for the index, making the
+   * repository first if needed (or, given `whenNoRepository`, answering that instead); errors
+   * name the operation and the workspace.
+   */
+  private operation<T>(name: string, options: { whenNoRepository?: () => T }, body: (git: ShadowGit) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       const { location } = this;
       let lock;
       let temp: string | undefined;
       try {
         lock = await acquireStoreLock(location.lockFile);
-        await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.personalExcludesFile });
+        if (options.whenNoRepository && !(await exists(path.join(location.gitDir, "HEAD")))) return options.whenNoRepository();
+        await ensureShadowRepository(location, { binary: this.options.binary, personalExcludesFile: this.options.stage.personalExcludesFile });
         await removeLeftoverGitFiles(location.gitDir, path.join(location.gitDir, REF_FOLDER));
         temp = tempPathFor(location.indexFile);
-        await copyFile(location.indexFile, temp).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== "ENOENT") throw error; // no index yet: git starts an empty one
-        });
+        await shareIndex(location.indexFile, temp);
         const result = await body(new ShadowGit({ gitDir: location.gitDir, workTree: location.workTree }, this.options.binary, temp));
+        // Renaming a link onto the file it links to does nothing: the unlink then drops it.
         if (await exists(temp)) await rename(temp, location.indexFile);
+        await unlink(temp).catch(() => undefined);
         temp = undefined;
         return result;
       } catch (error) {
@@ -233,6 +256,29 @@ export class CheckpointStore {
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/**
+ * Gives the operation its own name for the index: a hard link, which git never writes through
+ * (it writes a new file and renames it over the name), so the real index stays as it was until
+ * the operation succeeds. A link also keeps the index's own mtime, which git's racy-file check
+ * depends on: a file changed within the timestamp granularity of the index's last write looks
+ * unchanged by its stat data, and git reads its content only because the index is as new as it.
+ * Where links are not possible, a copy with the original's mtime (rounded down, to stay safe).
+ */
+async function shareIndex(index: string, name: string): Promise<void> {
+  try {
+    await link(index, name);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return; // no index yet: git starts an empty one
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV") throw error;
+  }
+  await copyFile(index, name);
+  const { atimeNs, mtimeNs } = await stat(index, { bigint: true });
+  const seconds = (ns: bigint) => Number(ns / 1000n) / 1e6;
+  await utimes(name, seconds(atimeNs), seconds(mtimeNs));
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -7,6 +7,7 @@
  * files at every level apply by themselves: git reads them in the work tree. Rules that need a
  * look at each file (size, nested repositories, LFS) are workspace-scan.ts's.
  */
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { IGNORE_FILE_NAMES } from "../ignore/ignore-controller";
@@ -72,14 +73,22 @@ export const CACHES = [
   "Thumbs.db",
 ] as const;
 
-/** The text of the shadow's `info/exclude` for this workspace now. */
-export async function composeExcludeFile(workspaceRoot: string): Promise<string> {
-  const [personal, gitmodules, ...ignoreFiles] = await Promise.all([
+/**
+ * The text of the shadow's `info/exclude` for this workspace now. The person's global excludes
+ * file is read by git itself (core.excludesFile); a hash of it is written here too, so that any
+ * change of rules shows as a change of this file (stage-workspace.ts then untracks what they exclude).
+ */
+export async function composeExcludeFile(workspaceRoot: string, personalExcludesFile: string): Promise<string> {
+  const [personal, gitmodules, global, ...ignoreFiles] = await Promise.all([
     readPersonalRepositoryExclude(workspaceRoot),
     readIfPresent(path.join(workspaceRoot, ".gitmodules")),
+    readIfPresent(personalExcludesFile),
     ...IGNORE_FILE_NAMES.map((name) => readIfPresent(path.join(workspaceRoot, name))),
   ]);
-  const sections: string[] = ["# Written by Tandem for its checkpoints, from the sources named below; rewritten when they change."];
+  const sections: string[] = [
+    "# Written by Tandem for its checkpoints, from the sources named below; rewritten when they change.",
+    `# git also reads ${personalExcludesFile}: ${global === undefined ? "absent" : `sha256 ${createHash("sha256").update(global).digest("hex").slice(0, 16)}`}`,
+  ];
   if (personal !== undefined) sections.push("# From the workspace's .git/info/exclude", personal);
   IGNORE_FILE_NAMES.forEach((name, i) => {
     const text = ignoreFiles[i];

@@ -99,7 +99,7 @@ export class ShadowGit {
   constructor(
     readonly paths: ShadowPaths,
     readonly binary: string,
-    /** The index this operation works on (a copy of the shadow's own: see checkpoint-store.ts). */
+    /** The index this operation works on (its own name for the shadow's index: see checkpoint-store.ts). */
     readonly indexFile: string,
   ) {}
 

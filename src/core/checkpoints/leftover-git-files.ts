@@ -1,7 +1,7 @@
 /**
  * Cleans what an operation killed midway (kill -9, a crash) leaves in a shadow repository. It runs
  * under the store lock at the start of every operation, so no live Tandem operation owns any of it:
- * - the killed operation's copy of the index (a temp-name.ts name, with git's `.lock` beside it),
+ * - the killed operation's name for the index (a temp-name.ts name, with git's `.lock` beside it),
  *   once the process that made it no longer runs. The shadow's real index is only ever replaced by
  *   a rename, so a kill never leaves it half-written or locked.
  * - git's own lock files for what a checkpoint updates (HEAD, the task refs, packed-refs) and an

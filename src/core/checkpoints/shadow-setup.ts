@@ -5,9 +5,12 @@
  * filters, no `$Id$` expansion), safe (no hooks, no fsmonitor program, no signing program) and
  * fast (untracked cache, index v4, no automatic gc, blobs streamed into one pack per bulk add).
  */
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { writeFileAtomic } from "../storage/atomic-write";
+import { parseTempName, tempPathFor } from "../storage/temp-name";
+import { isProcessRunning } from "../util/process-running";
 import { runGit } from "./git-process";
 import type { ShadowLocation } from "./shadow-location";
 
@@ -23,28 +26,55 @@ const PROBED_KEYS = ["filemode", "symlinks", "ignorecase", "precomposeunicode"];
 
 export interface ShadowSetup {
   readonly binary: string;
-  /** The person's own global excludes file, so the store skips what their git skips; undefined: git's default. */
-  readonly personalExcludesFile: string | undefined;
+  /** The person's own global excludes file (readPersonalExcludesFile), so the store skips what their git skips. */
+  readonly personalExcludesFile: string;
 }
 
-/** Creates the repository if it is missing (a first run, or after the store was cleaned) and rewrites its config when it differs. */
+/**
+ * Creates the repository if it is missing (a first run, or after the store was cleaned) and
+ * rewrites its config when it differs. The repository is made complete in a temp folder and
+ * renamed into place, so a kill during `git init` leaves only a temp folder, removed next time.
+ */
 export async function ensureShadowRepository(location: ShadowLocation, setup: ShadowSetup): Promise<void> {
-  const configFile = path.join(location.gitDir, "config");
-  let current = await readIfPresent(configFile);
-  if (current === undefined || !(await exists(path.join(location.gitDir, "HEAD")))) {
-    await mkdir(location.folder, { recursive: true });
+  if (!(await exists(path.join(location.gitDir, "HEAD")))) await createRepository(location, setup);
+  await writeSettings(location.gitDir, setup);
+}
+
+async function createRepository(location: ShadowLocation, setup: ShadowSetup): Promise<void> {
+  await mkdir(location.folder, { recursive: true });
+  await removeLeftoverFolders(location.folder);
+  const temp = tempPathFor(location.gitDir);
+  try {
     // An empty template: no sample hooks, nothing copied from the person's init.templateDir.
-    await runGit(["init", "--bare", "--template=", location.gitDir], { cwd: location.folder, binary: setup.binary });
+    await runGit(["init", "--bare", "--template=", "--initial-branch=tandem", temp], { cwd: location.folder, binary: setup.binary });
+    await writeSettings(temp, setup);
     await writeFile(location.workspaceNote, `Tandem checkpoints of ${location.workTree}\n`);
-    current = (await readIfPresent(configFile)) ?? "";
+    // Only a repository without HEAD gets here: one no operation can use.
+    await rm(location.gitDir, { recursive: true, force: true });
+    await rename(temp, location.gitDir);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw error;
   }
-  const hooksOff = path.join(location.gitDir, "tandem-no-hooks");
+}
+
+async function writeSettings(gitDir: string, setup: ShadowSetup): Promise<void> {
+  const configFile = path.join(gitDir, "config");
+  const current = (await readIfPresent(configFile)) ?? "";
+  const hooksOff = path.join(gitDir, "tandem-no-hooks");
   const wanted = shadowConfig(current, { ...setup, hooksPath: hooksOff });
-  if (wanted !== current) {
-    await mkdir(hooksOff, { recursive: true });
-    await mkdir(path.join(location.gitDir, "info"), { recursive: true });
-    await writeFileAtomic(path.join(location.gitDir, "info", "attributes"), ATTRIBUTES);
-    await writeFileAtomic(configFile, wanted);
+  if (wanted === current) return;
+  await mkdir(hooksOff, { recursive: true });
+  await mkdir(path.join(gitDir, "info"), { recursive: true });
+  await writeFileAtomic(path.join(gitDir, "info", "attributes"), ATTRIBUTES);
+  await writeFileAtomic(configFile, wanted);
+}
+
+/** Temp folders of repositories whose creation was killed (their maker no longer runs). */
+async function removeLeftoverFolders(folder: string): Promise<void> {
+  for (const name of await readdir(folder)) {
+    const writerPid = parseTempName(name)?.writerPid;
+    if (writerPid !== undefined && writerPid !== process.pid && !isProcessRunning(writerPid)) await rm(path.join(folder, name), { recursive: true, force: true });
   }
 }
 
@@ -71,7 +101,7 @@ function shadowConfig(current: string, settings: ShadowSetup & { hooksPath: stri
     "\tbigFileThreshold = 1",
     // Speed over size: zlib's fastest level still shrinks source code about fourfold.
     "\tcompression = 1",
-    ...(settings.personalExcludesFile ? [`\texcludesFile = ${quoted(settings.personalExcludesFile)}`] : []),
+    `\texcludesFile = ${quoted(settings.personalExcludesFile)}`,
     "[index]",
     "\tversion = 4",
     "[gc]",
@@ -95,14 +125,18 @@ function quoted(value: string): string {
 }
 
 /**
- * The person's `core.excludesFile` from their global config, read with their own config (the one
- * command that is); undefined when they set none (git's default, ~/.config/git/ignore, then applies).
+ * The person's global excludes file: `core.excludesFile` from their global config (read with
+ * their own config, the one command that is), else git's default, `$XDG_CONFIG_HOME/git/ignore`
+ * or `~/.config/git/ignore`. Named in the shadow's config either way, so it does not depend on
+ * the environment of whoever runs the store.
  */
-export async function readPersonalExcludesFile(binary: string, cwd: string): Promise<string | undefined> {
+export async function readPersonalExcludesFile(binary: string, cwd: string): Promise<string> {
   // --default keeps the answer non-empty, so simple-git does not wait for output that never comes.
   const output = await runGit(["config", "--global", "--path", "--default", "", "--get", "core.excludesFile"], { cwd, binary, personalConfig: true });
-  const file = output.trim();
-  return file === "" ? undefined : file;
+  const configured = output.trim();
+  if (configured !== "") return configured;
+  const xdg = process.env.XDG_CONFIG_HOME;
+  return path.join(xdg ? xdg : path.join(homedir(), ".config"), "git", "ignore");
 }
 
 async function readIfPresent(file: string): Promise<string | undefined> {

@@ -22,13 +22,20 @@ export interface StagedWorkspace {
   readonly scan: WorkspaceScan;
 }
 
-export async function stageWorkspace(git: ShadowGit, maxFileBytes: number): Promise<StagedWorkspace> {
-  const rulesChanged = await writeExcludeFile(git.paths.gitDir, git.paths.workTree);
+export interface StageOptions {
+  readonly maxFileBytes: number;
+  /** The person's global excludes file (shadow-setup.ts). */
+  readonly personalExcludesFile: string;
+}
+
+export async function stageWorkspace(git: ShadowGit, options: StageOptions): Promise<StagedWorkspace> {
+  const rulesChanged = await writeExcludeFile(git, options.personalExcludesFile);
   const firstScan = !(await exists(git.indexFile));
-  const scan = await scanWorkspace(git, { maxFileBytes, rulesChanged, firstScan });
+  const scan = await scanWorkspace(git, { maxFileBytes: options.maxFileBytes, rulesChanged, firstScan });
   await untrackExactly(git, scan.untrack);
   if (scan.record.length > EXACT_LIST_LIMIT) {
-    const keptOut = [...scan.keptOut.map((k) => k.path), ...scan.untrack].map((p) => `:(exclude,literal)${p}`);
+    // Files that became ignored need no pathspec: untracked now, git add leaves them out by itself.
+    const keptOut = scan.keptOut.map((k) => `:(exclude,literal)${k.path}`);
     await git.run(["add", "--all", "--verbose", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList([".", ...keptOut]) });
   } else {
     await recordExactly(git, scan.record);
@@ -41,9 +48,9 @@ export async function stageWorkspace(git: ShadowGit, maxFileBytes: number): Prom
 export async function recordExactly(git: ShadowGit, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
   // update-index writes each "big" blob as a pack of its own: for a few files, loose objects
-  // are better. --replace: a file may take the place of a folder the index still lists (or the
-  // reverse). --verbose prints a line per path, so simple-git never waits on a silence.
-  await git.run(["-c", "core.bigFileThreshold=512m", "update-index", "--add", "--remove", "--replace", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
+  // are better. --verbose prints a line per path, so simple-git never waits on a silence. (A file
+  // taking a folder's place, or the reverse, needs no --replace: the old paths left the index first.)
+  await git.run(["-c", "core.bigFileThreshold=512m", "update-index", "--add", "--remove", "--verbose", "-z", "--stdin"], { input: nulList(paths) });
 }
 
 /** Drops these paths from the index, whatever is on disk there now. */
@@ -53,9 +60,9 @@ export async function untrackExactly(git: ShadowGit, paths: readonly string[]): 
 }
 
 /** Rewrites the shadow's `info/exclude` when its sources changed; says whether it did. */
-async function writeExcludeFile(gitDir: string, workTree: string): Promise<boolean> {
-  const file = path.join(gitDir, "info", "exclude");
-  const wanted = await composeExcludeFile(workTree);
+async function writeExcludeFile(git: ShadowGit, personalExcludesFile: string): Promise<boolean> {
+  const file = path.join(git.paths.gitDir, "info", "exclude");
+  const wanted = await composeExcludeFile(git.paths.workTree, personalExcludesFile);
   const current = await readFile(file, "utf8").catch(() => undefined);
   if (current === wanted) return false;
   await writeFileAtomic(file, wanted);

@@ -10,9 +10,10 @@
  * put back (link fails rather than overwrite) and the wait goes on.
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, rename, stat, unlink, utimes } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import * as path from "node:path";
+import { parseTempName, tempPathFor } from "../storage/temp-name";
 import { isProcessRunning } from "../util/process-running";
 
 const TOUCH_EVERY_MS = 5_000;
@@ -35,7 +36,10 @@ export async function acquireStoreLock(file: string, options: { timeoutMs?: numb
   const mine: LockContent = { pid: process.pid, host: hostname(), token: randomBytes(8).toString("hex") };
   await mkdir(path.dirname(file), { recursive: true });
   for (;;) {
-    if (await tryCreate(file, mine)) return held(file, mine);
+    if (await tryCreate(file, mine)) {
+      await removeLeftoverAttempts(file);
+      return held(file, mine);
+    }
     const owner = await readOwner(file);
     if (owner === undefined) continue; // released between our attempt and our look
     if (owner.stale) await takeOver(file, owner.content);
@@ -45,20 +49,33 @@ export async function acquireStoreLock(file: string, options: { timeoutMs?: numb
   }
 }
 
+/**
+ * Creates the lock with its content in one step: the content goes to a temp file that is then
+ * hard-linked to the lock's name (which fails if the name exists). A kill can thus never leave
+ * an empty lock, which would have to wait STALE_MS; at most a temp file, removed later.
+ */
 async function tryCreate(file: string, content: LockContent): Promise<boolean> {
-  let handle;
+  const temp = tempPathFor(file);
+  await writeFile(temp, JSON.stringify(content), { flag: "wx" });
   try {
-    handle = await open(file, "wx");
+    await link(temp, file);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
-  }
-  try {
-    await handle.writeFile(JSON.stringify(content));
   } finally {
-    await handle.close();
+    await unlink(temp).catch(() => undefined);
   }
-  return true;
+}
+
+/** Temp files of lock attempts a kill interrupted (their maker no longer runs). */
+async function removeLeftoverAttempts(file: string): Promise<void> {
+  const folder = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const writerPid = name.startsWith(prefix) ? parseTempName(name)?.writerPid : undefined;
+    if (writerPid !== undefined && !isProcessRunning(writerPid)) await unlink(path.join(folder, name)).catch(() => undefined);
+  }
 }
 
 async function readOwner(file: string): Promise<{ content: LockContent | undefined; stale: boolean } | undefined> {
@@ -72,14 +89,14 @@ async function readOwner(file: string): Promise<{ content: LockContent | undefin
   }
   const content = parseContent(text);
   const untouched = Date.now() - touched > STALE_MS;
-  // An empty or partial file is an owner between creating and writing it: fresh unless untouched.
+  // Locks are created whole (tryCreate); one that does not parse is not ours to judge by its pid.
   if (content === undefined) return { content, stale: untouched };
   const ownerGone = content.host === hostname() && !isProcessRunning(content.pid);
   return { content, stale: ownerGone || untouched };
 }
 
 async function takeOver(file: string, judged: LockContent | undefined): Promise<void> {
-  const aside = `${file}.stale-${randomBytes(4).toString("hex")}`;
+  const aside = tempPathFor(file); // a kill right here leaves it for removeLeftoverAttempts
   try {
     await rename(file, aside);
   } catch (error) {

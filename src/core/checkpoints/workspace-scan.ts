@@ -15,11 +15,11 @@ import type { ShadowGit } from "./git-process";
 export type KeptOutReason = "nested repository" | "too large" | "LFS" | "not a file";
 
 export interface WorkspaceScan {
-  /** Paths to record as they are now: new or changed files, and deleted ones (which leave the index). */
+  /** Paths to record as they are now: new or changed files and links. */
   readonly record: string[];
-  /** Tracked paths that must leave the store: grown past the size limit, now LFS, now a folder, now ignored. */
+  /** Tracked paths that leave the store: deleted, grown past the size limit, now LFS, a folder, ignored, or behind a link. */
   readonly untrack: string[];
-  /** Untracked paths kept out, and why. */
+  /** Paths on disk kept out, and why (those tracked until now are in `untrack` too). */
   readonly keptOut: { path: string; reason: KeptOutReason }[];
 }
 
@@ -54,25 +54,33 @@ export async function scanWorkspace(git: ShadowGit, options: ScanOptions): Promi
   const keptOut: { path: string; reason: KeptOutReason }[] = [];
   function keepOut(candidate: Candidate, reason: KeptOutReason): void {
     if (candidate.tracked) untrack.add(candidate.path);
-    else keptOut.push({ path: candidate.path, reason });
+    keptOut.push({ path: candidate.path, reason });
   }
 
   const files: Candidate[] = [];
   candidates.forEach((candidate, i) => {
     const kind = kinds[i];
     if (candidate.path.endsWith("/")) keptOut.push({ path: candidate.path.slice(0, -1), reason: "nested repository" });
-    else if (kind === "folder" && candidate.tracked) untrack.add(candidate.path); // a file became a folder; its files are listed on their own
-    else if (kind === "too large" || kind === "not a file") keepOut(candidate, kind);
     else if (kind === "file") files.push(candidate);
-    else record.push(candidate.path); // deleted, or gone since git looked
+    else if (kind === "too large" || kind === "not a file") keepOut(candidate, kind);
+    // Deleted, gone since git looked, turned into a folder (whose files are listed on their own), or
+    // now behind a link: a tracked path just leaves the index; an untracked one needs nothing.
+    else if (candidate.tracked) untrack.add(candidate.path);
   });
 
-  // A first scan sees every file: without a .gitattributes among them, nothing can be LFS.
-  const attributes = !options.firstScan || candidates.some((c) => path.posix.basename(c.path) === ".gitattributes");
-  const lfs = new Set(attributes ? await lfsPaths(git, files.map((f) => f.path)) : []);
+  // Whether a file goes to LFS changes only with a .gitattributes: new files are asked about, and
+  // when one changed, every tracked file too. A first scan without any .gitattributes asks nothing.
+  const attributesChanged = candidates.some((c) => path.posix.basename(c.path) === ".gitattributes");
+  const asked = files.filter((f) => !f.tracked && (!options.firstScan || attributesChanged)).map((f) => f.path);
+  if (attributesChanged && !options.firstScan) asked.push(...splitNul(await git.run(["ls-files", "-z", "--cached"])));
+  const lfs = new Set(await lfsPaths(git, [...new Set(asked)]));
   for (const file of files) {
     if (lfs.has(file.path)) keepOut(file, "LFS");
     else record.push(file.path);
+  }
+  const changedFiles = new Set(files.map((f) => f.path));
+  for (const tracked of lfs) {
+    if (!changedFiles.has(tracked)) keepOut({ path: tracked, tracked: true, deleted: false }, "LFS");
   }
   for (const ignored of splitNul(nowIgnored)) untrack.add(ignored);
   return { record: record.filter((p) => !untrack.has(p)), untrack: [...untrack], keptOut };
