@@ -146,7 +146,14 @@ export class CheckpointStore {
     return this.operation("restore a checkpoint", {}, async (git) => {
       const target = await this.treeOf(git, hash);
       const now = await stageWorkspace(git, this.options.stage);
-      const result = await restoreDifferences(git, await diffTrees(git, now.tree, target));
+      // A file no checkpoint of the task saved (the person made it after the latest) is not the
+      // task's to delete: only what the task's latest checkpoint holds is taken back.
+      const tip = await this.tip(git);
+      const newSinceTip = new Set(tip ? (await diffTrees(git, tip.tree, now.tree)).filter((d) => d.status === "added").map((d) => d.path) : []);
+      const differences = await diffTrees(git, now.tree, target);
+      const kept = differences.filter((d) => d.status === "deleted" && newSinceTip.has(d.path));
+      const result = await restoreDifferences(git, differences.filter((d) => !kept.includes(d)));
+      result.skipped.push(...kept.map((d) => ({ path: d.path, reason: "no checkpoint of this task saved it, so it stays" })));
       // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
       await untrackExactly(git, result.deleted);
       await recordExactly(git, result.written);
