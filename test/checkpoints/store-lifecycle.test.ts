@@ -78,8 +78,10 @@ describe("deleting a task", () => {
     expect(shadowGit(storageRoot, workspace, ["for-each-ref", "--format=%(refname)", "refs/tandem"]).trim()).toBe("refs/tandem/two");
     expect(objectExists(onlyOne)).toBe(false);
     expect(objectExists(oneSaved.hash)).toBe(false);
-    await two.restoreFiles(twoFirst);
-    expect(readdirSync(workspace).sort()).toEqual(["shared.txt"]);
+    const restored = await two.restoreFiles(twoFirst);
+    // Task two never saved only-one.txt: its restore leaves it, and says so.
+    expect(readdirSync(workspace).sort()).toEqual(["only-one.txt", "shared.txt"]);
+    expect(restored.skipped.map((s) => s.path)).toEqual(["only-one.txt"]);
     expect(objectExists(twoFirst)).toBe(true);
   });
 

@@ -147,7 +147,8 @@ export class CheckpointStore {
       const target = await this.treeOf(git, hash);
       const now = await stageWorkspace(git, this.options.stage);
       // A file no checkpoint of the task saved (the person made it after the latest) is not the
-      // task's to delete: only what the task's latest checkpoint holds is taken back.
+      // task's to delete: only what the task's latest checkpoint holds is taken back. (Each
+      // restore ends by recording what it left, so the latest holds every file a restore wrote.)
       const tip = await this.tip(git);
       const newSinceTip = new Set(tip ? (await diffTrees(git, tip.tree, now.tree)).filter((d) => d.status === "added").map((d) => d.path) : []);
       const differences = await diffTrees(git, now.tree, target);
@@ -157,6 +158,7 @@ export class CheckpointStore {
       // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
       await untrackExactly(git, result.deleted);
       await recordExactly(git, result.written);
+      await this.commitWorkspace(git, `Restored ${hash}`, Promise.resolve(tip));
       return result;
     });
   }
