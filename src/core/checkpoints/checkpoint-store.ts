@@ -20,7 +20,7 @@ import { GIT_LOCK_GRACE_MS, removeLeftoverGitFiles } from "./leftover-git-files"
 import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
-import { packIfNeeded } from "./pack-objects";
+import { packingDue, packObjects } from "./pack-objects";
 import { recordExactly, stageWorkspace, untrackExactly, type StageOptions } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
 import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
@@ -46,6 +46,11 @@ export interface CheckpointStoreOptions {
   maxFileBytes?: number;
   /** The git program; default "git" on the PATH. */
   gitBinary?: string;
+  /**
+   * Told when work the store does after a save has returned fails: packing its objects. The store
+   * stays correct (only larger), and the next save that finds packing due tries again.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** A file that differs between two checkpoints, or a checkpoint and the workspace now. */
@@ -66,7 +71,7 @@ export class CheckpointStore {
 
   private constructor(
     private readonly location: ShadowLocation,
-    private readonly options: { taskRef: string; binary: string; stage: StageOptions },
+    private readonly options: { taskRef: string; binary: string; stage: StageOptions; onWarning: (message: string) => void },
   ) {}
 
   /** A store for the task, ready to use; throws a CheckpointError when git is missing or the workspace is not a folder. */
@@ -89,6 +94,8 @@ export class CheckpointStore {
       taskRef: `${REF_FOLDER}/${options.taskId}`,
       binary,
       stage: { maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, personalExcludesFile },
+      // No listener: a failed packing costs only disk space, and the next one tries again.
+      onWarning: options.onWarning ?? (() => undefined),
     });
   }
 
@@ -184,6 +191,16 @@ export class CheckpointStore {
     });
   }
 
+  /** Resolves when the store has nothing more to do: every operation asked for, and the packing a save left behind. */
+  async whenIdle(): Promise<void> {
+    await this.queue;
+  }
+
+  /** Queues the packing of the store's objects after the save in progress (pack-objects.ts). */
+  private packAfterwards(): void {
+    this.operation("pack the store's objects", {}, (git) => packObjects(git)).catch((error: unknown) => this.options.onWarning(errorText(error)));
+  }
+
   /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint), looked up meanwhile. */
   private async commitWorkspace(git: ShadowGit, label: string, tipLookup: Promise<{ hash: string; tree: string } | undefined>): Promise<{ hash: string; changed: boolean }> {
     const [tip, { tree }] = await Promise.all([tipLookup, stageWorkspace(git, this.options.stage)]);
@@ -192,7 +209,7 @@ export class CheckpointStore {
     const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
     // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
     await this.updateRefs(git, `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n`);
-    await packIfNeeded(git);
+    if (await packingDue(git.paths.gitDir)) this.packAfterwards();
     return { hash, changed: true };
   }
 
