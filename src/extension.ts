@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   const secrets = new VscodeSecretStore(context.secrets);
   const host = new VscodeHost(log);
   const holder = new SessionHolder(async () => {
-    const [{ WebviewSession, CommandSandbox }] = await Promise.all([
+    const [{ WebviewSession, CommandSandbox, gitCheckpoints }] = await Promise.all([
       import("./core/controller/webview-session"),
       vscode.workspace.fs.createDirectory(context.globalStorageUri),
     ]);
@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       settings,
       secrets,
       storageRoot: context.globalStorageUri.fsPath,
+      checkpoints: gitCheckpoints(context.globalStorageUri.fsPath, () => host.workspace.root),
       openFile: openWorkspaceFile,
     });
   });

@@ -4,6 +4,7 @@ import type { ApiConfiguration } from "../api";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS, PROVIDERS, providerChoices } from "../shared/providers";
 import { domainProblem } from "../shared/sandbox-domains";
 import { DEFAULT_SANDBOX_SETTINGS, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
+import { RESTORE_SCOPES, type RestoreScope } from "../shared/checkpoints";
 import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
 import { EXIT_CODE_HELP } from "./exit-codes";
 
@@ -12,7 +13,11 @@ export type CliAction =
   | { readonly kind: "new"; readonly task: string }
   /** `message`, if given, goes to the model with the resumption. */
   | { readonly kind: "resume"; readonly taskId: string; readonly message?: string }
-  | { readonly kind: "list" };
+  | { readonly kind: "list" }
+  /** `tandem checkpoints list`: a saved task's checkpoints, numbered (0 is the task's start). */
+  | { readonly kind: "checkpoints_list"; readonly taskId: string }
+  /** `tandem checkpoints restore N --scope files|task|both`. */
+  | { readonly kind: "checkpoints_restore"; readonly taskId: string; readonly index: number; readonly scope: RestoreScope };
 
 export interface CliOptions {
   action: CliAction;
@@ -26,11 +31,15 @@ export interface CliOptions {
   storage: { readonly kind: "dir"; readonly dir: string } | { readonly kind: "default" } | { readonly kind: "none" };
   toolCallMode: ToolCallMode;
   sandbox: SandboxSettings;
+  /** Save a checkpoint after each round that changed files (off: --no-checkpoints). */
+  checkpoints: boolean;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
        tandem --resume [TASK_ID|last] [options] ["message"]
        tandem --list-tasks [--cwd DIR]
+       tandem checkpoints list [--task TASK_ID|last] [--cwd DIR]
+       tandem checkpoints restore N --scope files|task|both [--task TASK_ID|last] [--cwd DIR]
 
 Options:
   --provider anthropic|openai   model provider (default: anthropic, or openai when only OPENAI_API_KEY is set)
@@ -57,6 +66,11 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --storage DIR                 where task histories are saved (default: per workspace, under
                                 $XDG_DATA_HOME/tandem, else ~/.local/share/tandem)
   --no-storage                  keep the task in memory only (it cannot be resumed)
+  --no-checkpoints              do not save checkpoints (by default each round that changed files
+                                is saved in a shadow git repository in the storage folder)
+  --task TASK_ID|last           the saved task \`checkpoints\` works on (default: the last one)
+  --scope files|task|both       what \`checkpoints restore\` puts back: the files, the task's chat and
+                                conversation (resume it with --resume), or both
   --json                        print one JSON object per message
   -h, --help                    show this help
 
@@ -88,15 +102,17 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "list-tasks": { type: "boolean", default: false },
       storage: { type: "string" },
       "no-storage": { type: "boolean", default: false },
+      "no-checkpoints": { type: "boolean", default: false },
+      task: { type: "string" },
+      scope: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) return "help";
-  const text = positionals.join(" ").trim();
-  const action = parseAction(text, values.resume, values["list-tasks"]);
+  const action = actionOf(positionals, values);
   if (values.storage !== undefined && values["no-storage"]) throw new Error("--storage and --no-storage contradict each other: give one.");
-  if (values["no-storage"] && action.kind !== "new") throw new Error("--resume and --list-tasks need saved tasks: leave out --no-storage.");
+  if (values["no-storage"] && action.kind !== "new") throw new Error("--resume, --list-tasks and `checkpoints` need saved tasks: leave out --no-storage.");
 
   // Without --provider: the first whose key is set, else the default (its missing key is reported later).
   const provider = values.provider ?? PROVIDER_IDS.find((id) => env[PROVIDERS[id].keyEnv]) ?? DEFAULT_PROVIDER;
@@ -120,7 +136,30 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     storage: values["no-storage"] ? { kind: "none" } : values.storage !== undefined ? { kind: "dir", dir: resolve(cwd, values.storage) } : { kind: "default" },
     toolCallMode: values["native-tools"] ? "native" : "xml",
     sandbox: parseSandbox(values),
+    checkpoints: !values["no-checkpoints"],
   };
+}
+
+function actionOf(positionals: readonly string[], values: { task?: string; scope?: string; resume?: string; "list-tasks"?: boolean }): CliAction {
+  if (positionals[0] === "checkpoints" && positionals.length > 1) return parseCheckpointsAction(positionals.slice(1), values);
+  if (values.task !== undefined || values.scope !== undefined) throw new Error("--task and --scope go with `tandem checkpoints`.");
+  return parseAction(positionals.join(" ").trim(), values.resume, values["list-tasks"] ?? false);
+}
+
+/** `checkpoints list` or `checkpoints restore N --scope S`; `--task` names the saved task (default: the last). */
+function parseCheckpointsAction(words: readonly string[], values: { task?: string; scope?: string; resume?: string; "list-tasks"?: boolean }): CliAction {
+  if (values.resume !== undefined || values["list-tasks"]) throw new Error("`tandem checkpoints` takes no --resume or --list-tasks: name the task with --task.");
+  const taskId = values.task?.trim() || "last";
+  const [command, number, ...rest] = words;
+  if (command === "list") {
+    if (number !== undefined) throw new Error(`\`tandem checkpoints list\` takes no more words; got "${[number, ...rest].join(" ")}".`);
+    return { kind: "checkpoints_list", taskId };
+  }
+  if (command !== "restore") throw new Error(`Unknown \`tandem checkpoints ${command}\`: use list or restore.`);
+  if (number === undefined || !/^\d+$/.test(number) || rest.length > 0) throw new Error("`tandem checkpoints restore` needs one checkpoint number (as `tandem checkpoints list` shows).");
+  const scope = values.scope;
+  if (!RESTORE_SCOPES.includes(scope as RestoreScope)) throw new Error(`\`tandem checkpoints restore\` needs --scope ${RESTORE_SCOPES.join("|")}${scope === undefined ? "" : `; got "${scope}"`}.`);
+  return { kind: "checkpoints_restore", taskId, index: Number(number), scope: scope as RestoreScope };
 }
 
 const SANDBOX_MODES: readonly SandboxMode[] = ["auto", "on", "off"];

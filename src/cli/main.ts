@@ -9,6 +9,8 @@ import { createInterface, type Interface } from "node:readline/promises";
 import { buildApiHandler } from "../api";
 import { Controller } from "../core/controller";
 import { fixedSettings } from "../core/controller/settings-source";
+import { gitCheckpoints } from "../core/checkpoints/checkpoint-service";
+import { runCheckpointsCommand } from "./checkpoints-command";
 import { removeLeftoverTempFiles } from "../core/storage/leftover-temp-files";
 import { TaskHistory } from "../core/storage/task-history";
 import { errorText } from "../core/util/error-text";
@@ -52,6 +54,16 @@ async function main(): Promise<number> {
     if (cli.json) for (const item of items) process.stdout.write(`${JSON.stringify(item)}\n`);
     else process.stdout.write(`${formatTaskList(items, cli.cwd, storageRoot ?? "")}\n`);
     return EXIT.completed;
+  }
+  if (cli.action.kind === "checkpoints_list" || cli.action.kind === "checkpoints_restore") {
+    try {
+      if (!history || !storageRoot) throw new Error("Checkpoints need saved tasks: leave out --no-storage.");
+      await runCheckpointsCommand(cli.action, { history, storageRoot, service: gitCheckpoints(storageRoot, () => cli.cwd), print: (text) => process.stdout.write(`${text}\n`) });
+      return EXIT.completed;
+    } catch (error) {
+      note(`tandem: ${errorText(error)}`);
+      return EXIT.failed;
+    }
   }
   let resumeId: string | undefined;
   if (cli.action.kind === "resume") {
@@ -103,7 +115,15 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
     host: new NodeHost(cli.cwd, { notify: (level, text) => note(`${level}: ${text}`) }),
     sandbox,
     createApiHandler: buildApiHandler,
-    settings: fixedSettings(cli.api, { yolo: cli.yolo, toolCallMode: cli.toolCallMode, autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval }, sandbox: cli.sandbox }),
+    settings: fixedSettings(cli.api, {
+      yolo: cli.yolo,
+      toolCallMode: cli.toolCallMode,
+      autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval },
+      sandbox: cli.sandbox,
+      checkpoints: cli.checkpoints,
+    }),
+    // Kept with the task histories; a run that saves no history keeps no checkpoints either.
+    checkpoints: saved.storageRoot ? gitCheckpoints(saved.storageRoot, () => cli.cwd) : undefined,
     storageRoot: saved.storageRoot,
     history: saved.history,
     listener: {

@@ -3,6 +3,8 @@
  * absolute strings, nothing here mentions VS Code. `host/vscode/` implements it inside the
  * editor; `host/node/` implements it for tests and the headless runner.
  */
+import type { CheckpointChange } from "../shared/checkpoints";
+
 export interface WorkspaceHost {
   /** Absolute path of the folder the task works in. */
   readonly root: string;
@@ -85,6 +87,12 @@ export interface DiffSession {
 export interface DiffViewHost {
   /** Opens the diff view for a file; `original` is undefined for a new file. */
   open(absolutePath: string, original: string | undefined): Promise<DiffSession>;
+  /**
+   * Shows files as they were at a checkpoint against the workspace now, read-only on the left
+   * and the real file on the right (VS Code's multi-file diff editor). `title` names the step.
+   * Absent where the host cannot show a diff.
+   */
+  showChanges?(title: string, changes: readonly CheckpointChange[]): Promise<void>;
 }
 
 export interface HostBridge {

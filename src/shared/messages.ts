@@ -50,7 +50,9 @@ export type SayKind =
   | "command"
   | "command_output"
   /** Plain information (e.g. "task cancelled"). */
-  | "info";
+  | "info"
+  /** A round changed files and the workspace was saved as a checkpoint; `checkpoint` says which. */
+  | "checkpoint_created";
 
 /** Details of a tool use shown in the chat. */
 export interface ToolMessageInfo {
@@ -68,6 +70,17 @@ export interface ToolMessageInfo {
   why?: string;
   /** Asked whatever the auto-approval switches and YOLO say: no setting lets it through unasked. */
   alwaysAsks?: boolean;
+}
+
+/**
+ * A point the task can go back to: the workspace as it was (a commit of the checkpoint store) and
+ * how much of the conversation the model had then. The task's first row carries the workspace as
+ * the task found it; each `checkpoint_created` row the workspace after that round's tools ran.
+ */
+export interface CheckpointInfo {
+  hash: string;
+  /** API messages kept by "restore task": up to the round's tool results. */
+  apiMessages: number;
 }
 
 /** Token and cost accounting of one API request, updated as usage arrives. */
@@ -106,6 +119,7 @@ interface ChatMessageBase {
   tool?: ToolMessageInfo;
   apiRequest?: ApiRequestInfo;
   retry?: RetryInfo;
+  checkpoint?: CheckpointInfo;
   /** Options offered with a followup question. */
   options?: string[];
 }

@@ -17,6 +17,7 @@ import type { AskKind, ChatMessage } from "./messages";
 import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 import type { UsageTotals } from "./usage";
+import type { RestoreScope } from "./checkpoints";
 
 import type { ProviderId } from "./providers";
 
@@ -162,6 +163,8 @@ export type ToWebviewMessage =
   /** An answer the host did not deliver (its question had closed); the panel keeps what was typed. */
   | { readonly type: "answerRefused"; answer: QuestionAnswer; reason: string }
   | { readonly type: "settingsChanged"; settings: WebviewSettings }
+  /** The checkpoint store's size on disk, after a `checkpointStore` request. */
+  | { readonly type: "checkpointStore"; bytes: number }
   /** A saved task was added or changed (its status, its totals); the list is sent whole only in `state`. */
   | { readonly type: "historyItemChanged"; item: HistoryItem }
   | { readonly type: "historyItemRemoved"; id: string }
@@ -190,4 +193,10 @@ export type FromWebviewMessage =
   | { readonly type: "updateApiSettings"; settings: Partial<ApiSettings> }
   /** Write-only: the key goes to the host's secret storage and never comes back. */
   | { readonly type: "setApiKey"; provider: ProviderId; apiKey: string }
-  | { readonly type: "openFile"; path: string };
+  | { readonly type: "openFile"; path: string }
+  /** Opens the diff of the checkpoint on row `ts` against the workspace now (the task's first row: all the task changed). */
+  | { readonly type: "compareCheckpoint"; ts: number }
+  /** Takes the task back to the checkpoint on row `ts`; the panel has asked the person to confirm. */
+  | { readonly type: "restoreCheckpoint"; ts: number; scope: RestoreScope }
+  /** Asks for the checkpoint store's size (answered with `checkpointStore`), or deletes it all. */
+  | { readonly type: "checkpointStore"; action: "measure" | "clean" };

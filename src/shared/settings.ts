@@ -70,6 +70,8 @@ export interface AgentSettings {
   stallTimeoutSeconds: number;
   /** The OS sandbox commands run in. */
   sandbox: SandboxSettings;
+  /** Save the workspace after each round that changed files, to compare and restore (needs git). */
+  checkpoints: boolean;
 }
 
 /**
@@ -92,4 +94,5 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   requestRetries: 3,
   stallTimeoutSeconds: 30,
   sandbox: DEFAULT_SANDBOX_SETTINGS,
+  checkpoints: true,
 };

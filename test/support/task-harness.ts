@@ -10,6 +10,8 @@ import { buildApiHandler, type ApiConfiguration } from "../../src/api";
 import type { ApiMessage } from "../../src/api/types";
 import { Controller } from "../../src/core/controller";
 import { fixedSettings } from "../../src/core/controller/settings-source";
+import { gitCheckpoints } from "../../src/core/checkpoints/checkpoint-service";
+import type { CheckpointService } from "../../src/core/controller/checkpoints";
 import type { TaskOutcome } from "../../src/core/task";
 import type { RetryOptions } from "../../src/core/task/retry-policy";
 import type { DiffViewHost, HostBridge } from "../../src/host/bridge";
@@ -38,6 +40,8 @@ export interface HarnessOptions {
   ripgrep?: string | false;
   /** An editor's diff view for the host (default: none, as in the CLI). */
   diffView?: DiffViewHost;
+  /** Checkpoints: true for the real git store in the harness's storage folder; a function wraps that store. */
+  checkpoints?: boolean | ((git: CheckpointService) => CheckpointService);
 }
 
 export interface Harness {
@@ -108,6 +112,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ),
     createApiHandler: buildApiHandler,
     tools: options.tools,
+    checkpoints: !options.checkpoints ? undefined : options.checkpoints === true ? gitCheckpoints(storage, () => workspace) : options.checkpoints(gitCheckpoints(storage, () => workspace)),
     storageRoot: storage,
     retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },
     partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 5,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCost, formatPrice, formatTokens } from "./format";
+import { formatBytes, formatCost, formatPrice, formatTokens } from "./format";
 
 describe("format", () => {
   it("shortens token counts", () => {
@@ -12,5 +12,9 @@ describe("format", () => {
 
   it("shows prices in cents unless a fraction of a cent matters", () => {
     expect([formatPrice(3), formatPrice(0.3), formatPrice(3.75), formatPrice(0.075)]).toEqual(["$3.00", "$0.30", "$3.75", "$0.075"]);
+  });
+
+  it("shows sizes on disk in binary units", () => {
+    expect([formatBytes(0), formatBytes(1023), formatBytes(1536), formatBytes(12.3 * 1024 ** 2), formatBytes(5 * 1024 ** 3)]).toEqual(["0 B", "1023 B", "1.5 KB", "12.3 MB", "5 GB"]);
   });
 });

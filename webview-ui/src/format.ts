@@ -26,6 +26,19 @@ export function formatPrice(usdPerMillion: number): string {
   return `$${precise.endsWith("0") ? usdPerMillion.toFixed(2) : precise}`;
 }
 
+/** Sizes on disk in binary units, as VS Code shows them: 1536 -> "1.5 KB". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "?";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} B` : `${trim(value)} ${units[unit]}`;
+}
+
 export function formatDate(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }

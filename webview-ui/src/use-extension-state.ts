@@ -55,3 +55,21 @@ export function usePost(): (message: FromWebviewMessage) => void {
   const { api } = usePanel();
   return useCallback((message: FromWebviewMessage) => api.postMessage(message), [api]);
 }
+
+/**
+ * The task's first row (its prompt), which carries the checkpoint of the workspace as the task
+ * found it; re-renders when the list's first row changes or that row is updated.
+ */
+export function useFirstMessage(): ChatMessage | undefined {
+  const { store } = usePanel();
+  const ts = useExtensionState(() => store.messageAt(0)?.ts);
+  return useChatMessage(ts ?? Number.NaN);
+}
+
+/**
+ * A checkpoint may be restored while the task waits for the person (a question is open) or is not
+ * running, never mid-round; the host refuses the other cases too, with a notice.
+ */
+export function useCanRestore(): boolean {
+  return useExtensionState((state) => state.question !== undefined || !state.running);
+}

@@ -14,7 +14,9 @@ import { buildSystemPrompt } from "../prompts/system-prompt";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
 import { TaskStorage } from "../storage/task-storage";
-import { Task, type CheckpointHook, type TaskOutcome } from "../task";
+import { Task, type CheckpointRepository, type TaskOutcome } from "../task";
+import { checkpointOf, rewound, type CheckpointChange, type CheckpointService, type RestoreScope } from "./checkpoints";
+import type { RestoredFiles } from "../../shared/checkpoints";
 import type { ChatListener } from "../task/message-state";
 import type { RetryOptions } from "../task/retry-policy";
 import { TOOLS } from "../task/tools/registry";
@@ -43,7 +45,8 @@ export interface ControllerOptions {
   history?: TaskHistory;
   tools?: Readonly<Record<string, ToolDefinition>>;
   retry?: Partial<RetryOptions>;
-  checkpoints?: CheckpointHook;
+  /** The workspace's checkpoint store; none runs tasks without checkpoints. */
+  checkpoints?: CheckpointService;
   environment?: { os: string; shell: string };
   /** The OS sandbox commands run in (it outlives tasks); none runs them unconfined. */
   sandbox?: CommandSandbox;
@@ -63,6 +66,7 @@ export class Controller {
   private lastAnswer: { ts: number; response: AskResponse } | undefined;
   /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
   private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
+  private toldCheckpointsOff = false;
 
   constructor(private readonly options: ControllerOptions) {}
 
@@ -168,7 +172,7 @@ export class Controller {
       },
       listener: this.chatListener(taskId),
       storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,
-      checkpoints: options.checkpoints,
+      checkpoints: this.taskCheckpoints(taskId),
       retry: options.retry,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
     });
@@ -209,6 +213,54 @@ export class Controller {
     const item = { ...summary, usage: sumUsage(chat), status };
     await history.upsert(item);
     this.options.listener.onHistoryItemChanged?.(item);
+  }
+
+  /**
+   * How a new task opens its checkpoints (off the request path): not at all when they are switched
+   * off; when they cannot work here (no git), the person is told once per session, not per task.
+   */
+  private taskCheckpoints(taskId: string): (() => Promise<CheckpointRepository | undefined>) | undefined {
+    const service = this.options.checkpoints;
+    if (!service || !this.getSettings().checkpoints) return undefined;
+    return async () => {
+      const unavailable = await service.unavailable();
+      if (!unavailable) return service.forTask(taskId);
+      if (!this.toldCheckpointsOff) this.options.host.window.notify("warning", `Tandem: ${unavailable}`);
+      this.toldCheckpointsOff = true;
+      return undefined;
+    };
+  }
+
+  /** The files that differ between a step's checkpoint (the row `ts`) and the workspace now. */
+  async checkpointChanges(ts: number): Promise<CheckpointChange[]> {
+    const { task, service } = this.checkpointTask();
+    return (await service.forTask(task.taskId)).changes(checkpointOf(task.messages.chatMessages, ts).hash);
+  }
+
+  /**
+   * Takes the task back to the step of row `ts`: its files, its chat and conversation, or both. The
+   * task must not be in the middle of a round (it waits for the person, or has ended). A restored
+   * task asks whether to go on from there.
+   */
+  async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<RestoredFiles | undefined> {
+    const { task, service } = this.checkpointTask();
+    const checkpoint = checkpointOf(task.messages.chatMessages, ts);
+    if (!task.isFinished && !task.openQuestion) throw new Error("The task is still working: wait until it asks or stops (or cancel it), then restore.");
+    const files = scope === "task" ? undefined : await (await service.forTask(task.taskId)).restoreFiles(checkpoint.hash);
+    if (scope === "files") return files;
+    const saved = rewound({ chat: task.messages.chatMessages, api: task.messages.apiHistory }, ts);
+    await this.clearTask();
+    const restored = await this.createTask(task.taskId);
+    this.run(restored, () => restored.resumeTask(saved, { restored: { files: scope === "both" } }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: "interrupted" });
+    return files;
+  }
+
+  private checkpointTask(): { task: Task; service: CheckpointService } {
+    const task = this.task;
+    const service = this.options.checkpoints;
+    if (!task) throw new Error("No task is open.");
+    if (!service) throw new Error("Checkpoints are off in this session.");
+    return { task, service };
   }
 
   /** What the current task waits for the person to answer, if anything. */

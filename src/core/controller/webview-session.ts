@@ -24,8 +24,10 @@ import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
 import { StreamDeltas } from "./stream-deltas";
 import { storedSettings } from "./settings-source";
+import { describeRestore, RESTORE_SCOPES, type CheckpointService, type RestoreScope } from "./checkpoints";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 export { CommandSandbox } from "../sandbox/command-sandbox";
+export { gitCheckpoints } from "../checkpoints/checkpoint-service";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -39,6 +41,8 @@ export interface WebviewSessionDeps {
   storageRoot: string;
   openFile(path: string): Promise<void>;
   sandbox?: CommandSandbox;
+  /** The workspace's checkpoint store; none runs tasks without checkpoints. */
+  checkpoints?: CheckpointService;
   /** Builds the provider client; the default loads the SDKs on the first task. */
   createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
   /** Passed to the Controller (tests shorten retries and throttling). */
@@ -67,6 +71,7 @@ export class WebviewSession implements ControllerListener {
       storageRoot: deps.storageRoot,
       history: this.history,
       sandbox: deps.sandbox,
+      checkpoints: deps.checkpoints,
       ...deps.controllerOptions,
     });
     // The Controller reads the store itself; the panel only needs to be told.
@@ -100,6 +105,8 @@ export class WebviewSession implements ControllerListener {
       case "deleteTask":
         if (this.controller.currentTask?.taskId === message.id) await this.controller.clearTask();
         await this.history.delete(message.id);
+        // Its checkpoints go with it; what other tasks share stays.
+        await (await this.deps.checkpoints?.forTask(message.id))?.deleteTask();
         return this.deps.post({ type: "historyItemRemoved", id: message.id });
       case "updateAgentSettings":
         await this.deps.settings.updateAgentSettings(message.settings);
@@ -112,7 +119,30 @@ export class WebviewSession implements ControllerListener {
         return this.postSettings();
       case "openFile":
         return this.deps.openFile(message.path);
+      case "compareCheckpoint":
+        return this.compareCheckpoint(message.ts);
+      case "restoreCheckpoint":
+        if (!RESTORE_SCOPES.includes(message.scope)) throw new Error(`Unknown restore scope ${JSON.stringify(message.scope)}; expected ${RESTORE_SCOPES.join(", ")}.`);
+        return this.restoreCheckpoint(message.ts, message.scope);
+      case "checkpointStore":
+        if (message.action === "clean") await this.deps.checkpoints?.clean();
+        return this.deps.post({ type: "checkpointStore", bytes: (await this.deps.checkpoints?.size()) ?? 0 });
     }
+  }
+
+  private async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<void> {
+    const files = await this.controller.restoreCheckpoint(ts, scope);
+    if (files) this.notice("info", describeRestore(files));
+  }
+
+  /** The diff of a step's checkpoint against the workspace now, in the editor's diff view. */
+  private async compareCheckpoint(ts: number): Promise<void> {
+    const changes = await this.controller.checkpointChanges(ts);
+    if (changes.length === 0) return this.notice("info", "No file differs from that checkpoint: the workspace is as it was then.");
+    const diffView = this.deps.host.diffView;
+    if (!diffView?.showChanges) return this.notice("info", `${changes.length} files differ from that checkpoint: ${changes.map((c) => c.path).join(", ")}.`);
+    const isTaskStart = this.controller.messages[0]?.ts === ts;
+    await diffView.showChanges(isTaskStart ? "Tandem: what this task changed" : "Tandem: changes since this checkpoint", changes);
   }
 
   // ------------------------------------------------------------ commands

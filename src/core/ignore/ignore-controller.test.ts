@@ -123,6 +123,15 @@ describe("IgnoreController", () => {
     expect(c.isIgnored(at("fresh.txt"))).toBe(true);
   });
 
+  it("a reload overtaken by a later one (the watcher's) still resolves with the new rules in force", async () => {
+    const c = await open();
+    await writeFile(at(".tandemignore"), "fresh.txt\n");
+    const first = c.reload();
+    void c.reload();
+    await first;
+    expect(c.isIgnored(at("fresh.txt"))).toBe(true);
+  });
+
   it("treats files that usually hold secrets as ignored unless they are allowed", async () => {
     const secrets = [".env", ".env.local", "config/.env.production", "server.pem", "tls.key", "cert.p12", "cert.pfx", "id_rsa", "id_ed25519", "id_ecdsa_work",
       ".npmrc", ".pypirc", ".netrc", "credentials", "credentials.json", "release.keystore", ".git-credentials", ".aws/credentials", "secrets.yaml", "SECRETS.json"];

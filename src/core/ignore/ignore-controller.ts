@@ -39,6 +39,7 @@ export class IgnoreController implements PathGuard {
   private watcher: FSWatcher | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private generation = 0;
+  private latestReload: Promise<void> = Promise.resolve();
   private disposed = false;
 
   constructor(
@@ -93,11 +94,20 @@ export class IgnoreController implements PathGuard {
     return this.rules.ignores(`${slashed}/`) && isFolder(absolute);
   }
 
-  /** Reads the ignore files again. A missing file means no rules from it. */
-  async reload(): Promise<void> {
+  /**
+   * Reads the ignore files again. A missing file means no rules from it. Resolves once the rules
+   * in force are at least as new as the files when it was called.
+   */
+  reload(): Promise<void> {
     const generation = ++this.generation;
+    this.latestReload = this.load(generation);
+    return this.latestReload;
+  }
+
+  private async load(generation: number): Promise<void> {
     const texts = await Promise.all(IGNORE_FILE_NAMES.map((name) => readIfPresent(path.join(this.root, name))));
-    if (generation !== this.generation) return; // a later reload overtook this one
+    // A later reload (the watcher's) overtook this one: its result is the one to wait for.
+    if (generation !== this.generation) return this.latestReload;
     const rules: Ignore[] = [];
     const problems: string[] = [];
     const loaded: string[] = [];

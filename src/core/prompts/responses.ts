@@ -74,6 +74,22 @@ export const formatResponse = {
     return feedback?.trim() ? `${note}\n\nThe person added:\n<feedback>\n${feedback}\n</feedback>` : note;
   },
 
+  /** Opens the first round after the person took the task back to a checkpoint. */
+  taskRestored(filesRestored: boolean, feedback?: string): string {
+    const files = filesRestored
+      ? "The workspace's files were put back as they were at that step too."
+      : "The files were NOT put back: the workspace may still hold changes made after that step.";
+    const note =
+      "[TASK RESTORED] The person took this task back to an earlier step: the conversation above ends there, and " +
+      `what came after it is gone. ${files} Check the current state before you go on.`;
+    return feedback?.trim() ? `${note}
+
+The person added:
+<feedback>
+${feedback}
+</feedback>` : note;
+  },
+
   /** Opens the first round after the person replies to a task that had completed. */
   completedTaskReply(feedback: string): string {
     return (

@@ -9,6 +9,7 @@ export interface SayExtra {
   tool?: ChatMessage["tool"];
   apiRequest?: ApiRequestInfo;
   retry?: ChatMessage["retry"];
+  checkpoint?: ChatMessage["checkpoint"];
   /** Update this message (a streaming row) instead of the last one. */
   updateTs?: number;
 }

@@ -10,7 +10,7 @@ import { AnswerPresenter } from "./answer-presenter";
 import { ApiRequestRetrier, type ApiRequestRetrierDeps, type RetryDecision } from "./api-request-retrier";
 import { ChatChannel, type AskExtra, type SayExtra } from "./chat-channel";
 import { MessageState } from "./message-state";
-import { StreamChunkCoordinator } from "./stream-chunk-coordinator";
+import { readAnswer, type AnswerReaderDeps } from "./answer-reader";
 import { BackgroundCommands } from "./background-commands";
 import { TaskCommands } from "../sandbox/task-commands";
 import { TaskState, type AbortReason } from "./task-state";
@@ -23,9 +23,10 @@ import { RequestRow } from "./request-row";
 import { askToGoOn, reopenChat } from "./resume";
 import { ended, type AttemptOutcome, type RoundOutcome, type TaskOutcome } from "./round-outcome";
 import type { TaskParams } from "./task-params";
+import { TaskCheckpoints } from "./task-checkpoints";
 
 export type { TaskOutcome } from "./round-outcome";
-export type { CheckpointHook, TaskParams } from "./task-params";
+export type { CheckpointRepository, TaskParams } from "./task-params";
 
 /**
  * One task: created by the Controller for one prompt and thrown away afterwards. It drives the
@@ -45,6 +46,7 @@ export class Task {
   private readonly commands: TaskCommands;
   private readonly parser: IncrementalAssistantMessageParser;
   private readonly retrierDeps: ApiRequestRetrierDeps;
+  private readonly readerDeps: AnswerReaderDeps;
   /** This round's: each round starts with a fresh budget of automatic retries. */
   private retrier: ApiRequestRetrier;
   private readonly presenter: AnswerPresenter;
@@ -54,6 +56,8 @@ export class Task {
   /** Set once the task is over for good, its messages flushed. */
   private result: TaskOutcome | undefined;
   private disposed = false;
+  /** Started with the task (startTask, resumeTask), when the params open checkpoints. */
+  private checkpoints: TaskCheckpoints | undefined;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -79,6 +83,7 @@ export class Task {
       ask: (kind, text, extra) => this.ask(kind, text, extra),
       say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
       withStateLock: (fn) => this.withStateLock(fn),
+      beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
     });
     this.presenter = new AnswerPresenter({
       state: this.state,
@@ -99,6 +104,15 @@ export class Task {
       withStateLock: (fn) => this.withStateLock(fn),
     };
     this.retrier = new ApiRequestRetrier(this.retrierDeps);
+    this.readerDeps = {
+      state: this.state,
+      presenter: this.presenter,
+      parser: this.parser,
+      settings: params.settings,
+      abortRequest: () => params.api.abort(),
+      presentAssistantMessage: () => this.presentAssistantMessage(),
+      withStateLock: (fn) => this.withStateLock(fn),
+    };
   }
 
   /** True once the task is over for good (completed, failed or aborted) and its messages are saved. */
@@ -113,6 +127,7 @@ export class Task {
 
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
+    this.startCheckpoints();
     const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
@@ -122,14 +137,19 @@ export class Task {
    * (merging a trailing user message, so roles keep alternating). An interrupted task asks whether
    * to resume; a completed one shows its result again, and only a reply to it continues the work.
    */
-  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean } = {}): Promise<TaskOutcome> {
-    const reopened = reopenChat(saved.chat, options.completed === true);
+  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean; restored?: { files: boolean } } = {}): Promise<TaskOutcome> {
+    const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
+    this.startCheckpoints();
     const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
     if (Array.isArray(next)) return this.initiateTaskLoop(next);
     await this.messages.flush();
     this.result = next;
     return next;
+  }
+
+  private startCheckpoints(): void {
+    if (this.params.checkpoints) this.checkpoints = new TaskCheckpoints(this.params.checkpoints, this.retrierDeps);
   }
 
   /**
@@ -213,7 +233,7 @@ export class Task {
     do attempt = await this.streamOneAnswer(row);
     while (attempt.kind === "retry");
     if (attempt.kind === "ended") return attempt;
-    await this.params.checkpoints?.save(this.state.apiRequestCount);
+    await this.checkpoints?.saveCheckpoint(this.state.apiRequestCount);
     return this.roundEnd();
   }
 
@@ -241,7 +261,7 @@ export class Task {
     this.presenter.startAnswer();
     const answer = new AnswerAssembler();
     const firstMessageTs = this.messages.nextTs();
-    const failure = await this.readAnswer(answer, row);
+    const failure = await readAnswer(this.attemptApiRequest(), answer, row, this.readerDeps);
     if (this.state.abort) return this.keepInterruptedAnswer(answer, row);
     if (failure instanceof RequestStopped) return this.decided("stop", row);
     if (failure !== undefined) {
@@ -266,51 +286,6 @@ export class Task {
     }
     await this.withStateLock(() => this.messages.addApiMessage(answer.toApiMessage()));
     return { kind: "presented" };
-  }
-
-  /**
-   * Reads the stream into `answer`, presenting its blocks as they are parsed. Returns why the
-   * stream failed, if it did (after an XML tool call or a rejection, the rest is not read).
-   */
-  private async readAnswer(answer: AnswerAssembler, row: RequestRow): Promise<unknown> {
-    const coordinator = new StreamChunkCoordinator(this.attemptApiRequest(), {
-      onUsage: (usage) => void row.addUsage(usage),
-      abortRequest: () => this.params.api.abort(),
-    });
-    const xmlMode = this.params.settings().toolCallMode === "xml";
-    try {
-      for (let chunk = await coordinator.next(); chunk && !this.state.abort; chunk = await coordinator.next()) {
-        if (chunk.type === "reasoning") {
-          answer.addReasoning(chunk);
-          this.presenter.showReasoning(answer);
-        } else if (chunk.type === "tool_calls") {
-          answer.nativeCalls.add(chunk);
-        } else if (chunk.type === "stop") {
-          answer.stopReason = chunk.reason;
-        } else {
-          // Cline's rule: one XML tool per answer. Text after it is cut (and saves tokens),
-          // but the stream is read to its end otherwise, so the usage that closes it is counted.
-          if (this.state.didAlreadyUseTool && xmlMode && chunk.text.trim()) {
-            answer.note = formatResponse.onlyOneToolPerMessage();
-            break;
-          }
-          await this.presenter.closeReasoning(answer);
-          answer.text += chunk.text;
-          const blocks = this.parser.append(chunk.text);
-          await this.withStateLock(() => (this.state.assistantMessageContent = [...blocks]));
-          void this.presentAssistantMessage();
-        }
-        if (this.state.didRejectTool) {
-          answer.note = formatResponse.interruptedByToolRejection();
-          break;
-        }
-      }
-      return undefined;
-    } catch (error) {
-      return error;
-    } finally {
-      await coordinator.stop();
-    }
   }
 
   /** Cancelled mid-answer: what arrived is kept, marked as interrupted, so the history stays whole. */

@@ -13,10 +13,13 @@ import type { TaskOutcome } from "./round-outcome";
 export interface ReopenedChat {
   readonly chat: ChatMessage[];
   readonly completed: boolean;
+  /** Taken back to a checkpoint ("restore task"), with or without its files. */
+  readonly restored?: { readonly files: boolean };
 }
 
 /** `completed`: the History index says the task completed. A chat that ends on its result's question did too (its host died there). */
-export function reopenChat(saved: readonly ChatMessage[], completed: boolean): ReopenedChat {
+export function reopenChat(saved: readonly ChatMessage[], completed: boolean, restored?: ReopenedChat["restored"]): ReopenedChat {
+  if (restored) return { chat: saved.map(settled), completed: false, restored };
   const last = saved.at(-1);
   const endsOnResult = last?.type === "ask" && last.ask === "completion_result";
   const done = completed || endsOnResult;
@@ -38,11 +41,16 @@ export interface ResumeTalk {
  * task ends here (nobody resumed it).
  */
 export async function askToGoOn(reopened: ReopenedChat, talk: ResumeTalk): Promise<ContentBlock[] | TaskOutcome> {
-  const answer = reopened.completed ? await talk.ask("completion_result", "") : await talk.ask("resume_task", "This task was interrupted. Resume it?");
+  const question = reopened.restored ? "The task was taken back to this checkpoint. Resume it from here?" : "This task was interrupted. Resume it?";
+  const answer = reopened.completed ? await talk.ask("completion_result", "") : await talk.ask("resume_task", question);
   const replied = Boolean(answer.text?.trim() || answer.images?.length);
   if (talk.isAborted() || (answer.type === "no" && !replied) || (reopened.completed && !replied)) return reopened.completed ? "completed" : "aborted";
   if (replied) await talk.say("user_feedback", answer.text, { images: answer.images });
-  const note = reopened.completed ? formatResponse.completedTaskReply(answer.text ?? "") : formatResponse.taskResumption(answer.text);
+  const note = reopened.completed
+    ? formatResponse.completedTaskReply(answer.text ?? "")
+    : reopened.restored
+      ? formatResponse.taskRestored(reopened.restored.files, answer.text)
+      : formatResponse.taskResumption(answer.text);
   // A conversation that ended on the user's side (tool results) takes this into that message.
   return [{ type: "text", text: note }, ...(answer.images ?? []).map(imageBlockFromDataUrl)];
 }

@@ -8,9 +8,12 @@ import type { RetryOptions } from "./api-request-retrier";
 import type { ChatListener } from "./message-state";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 
-/** Saves the workspace before the next round (checkpoints plug in here later). */
-export interface CheckpointHook {
-  save(round: number): Promise<void>;
+/** A task's view of the checkpoint store (core/checkpoints): its commits of the workspace. */
+export interface CheckpointRepository {
+  /** The workspace as the task found it (a resumed task: its existing first checkpoint). */
+  initialize(): Promise<string>;
+  /** The workspace now; `changed` false (and no new commit) when nothing changed since the last. */
+  save(label: string): Promise<{ hash: string; changed: boolean }>;
 }
 
 export interface TaskParams {
@@ -27,7 +30,8 @@ export interface TaskParams {
   systemPrompt: () => string;
   listener: ChatListener;
   storage?: TaskStorage;
-  checkpoints?: CheckpointHook;
+  /** Opens the task's checkpoints; none, or undefined (they cannot work here, and the person was told), runs without them; a rejection is said in the chat. */
+  checkpoints?: () => Promise<CheckpointRepository | undefined>;
   retry?: Partial<RetryOptions>;
   /** Interval between partial UI updates of streamed text (first token and tool blocks go at once). */
   partialUpdateIntervalMs?: number;

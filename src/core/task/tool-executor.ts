@@ -33,6 +33,8 @@ export interface ToolExecutorDeps {
   say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
   /** The Task's state lock: every change the executor makes to the round's state goes through it. */
   withStateLock<T>(fn: () => T): Promise<T>;
+  /** What a tool that is not read-only waits for first: the task's initial checkpoint. */
+  beforeChange?(): Promise<void> | undefined;
 }
 
 /**
@@ -80,6 +82,7 @@ export class ToolExecutor {
     let result: ToolResult;
     try {
       const params = await readParams(tool, call.params, this.deps.cwd);
+      if (!tool.readOnly) await this.deps.beforeChange?.();
       result = await runToolCall(tool, params, this.context(), (request) => this.approve(request));
     } catch (error) {
       if (this.deps.signal.aborted) return;

@@ -2,9 +2,12 @@
  * DiffViewHost inside VS Code: opens each proposed edit in the editor's diff view (see
  * diff-session.ts), with the read-only original served by a content provider and the editable
  * proposal by an in-memory file system, and first closes the views an earlier host left open.
+ * A checkpoint's changes go to the multi-file diff editor (checkpoint-diff.ts).
  */
 import * as vscode from "vscode";
+import type { CheckpointChange } from "../../shared/checkpoints";
 import type { DiffSession, DiffViewHost } from "../bridge";
+import { CheckpointDiff } from "./checkpoint-diff";
 import { EditorDiffSession, type DiffSessionOptions, type DiffSessionServices } from "./diff-session";
 import { Disposable } from "../../core/util/disposable";
 import { closeLeftoverProposals } from "./leftover-proposals";
@@ -15,10 +18,13 @@ const DEFAULTS: DiffSessionOptions = { updateIntervalMs: 100, diagnosticsSettleM
 
 export class VscodeDiffView extends Disposable implements DiffViewHost {
   private readonly services: DiffSessionServices;
+  private readonly checkpoints: CheckpointDiff;
   private cleanup: Promise<void>;
 
-  constructor(log: vscode.LogOutputChannel, options: Partial<DiffSessionOptions> = {}) {
+  /** `workspaceRoot`: the folder checkpoint paths are relative to, read when a diff opens. */
+  constructor(log: vscode.LogOutputChannel, workspaceRoot: () => string, options: Partial<DiffSessionOptions> = {}) {
     super();
+    this.checkpoints = this._register(new CheckpointDiff(workspaceRoot, log));
     const originals = new OriginalContentProvider();
     const proposals = this._register(new ProposalFileSystem());
     this.services = { originals, proposals, log, options: { ...DEFAULTS, ...options } };
@@ -39,6 +45,11 @@ export class VscodeDiffView extends Disposable implements DiffViewHost {
     if (this.isDisposed) throw new Error("Tandem's diff view is closed (the extension is shutting down).");
     await this.cleanup;
     return EditorDiffSession.open(absolutePath, this.services);
+  }
+
+  async showChanges(title: string, changes: readonly CheckpointChange[]): Promise<void> {
+    if (this.isDisposed) throw new Error("Tandem's diff view is closed (the extension is shutting down).");
+    await this.checkpoints.show(title, changes);
   }
 
   /** Closes the diff views of proposals this host did not make; one run after another. */

@@ -17,6 +17,9 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   updateApiSettings: true,
   setApiKey: true,
   openFile: true,
+  compareCheckpoint: true,
+  restoreCheckpoint: true,
+  checkpointStore: true,
 };
 
 export type IncomingCheck = { readonly ok: true; readonly message: FromWebviewMessage } | { readonly ok: false; readonly reason: string };

@@ -127,6 +127,7 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     requestRetries: r.read("requestRetries", isRequestRetries, d.requestRetries, EXPECTED.requestRetries),
     stallTimeoutSeconds: r.read("stallTimeoutSeconds", isStallTimeout, d.stallTimeoutSeconds, EXPECTED.stallTimeout),
     sandbox: readSandboxSettings(r),
+    checkpoints: r.read("checkpoints.enabled", isBoolean, d.checkpoints, EXPECTED.boolean),
   };
   return { value, problems: r.problems };
 }
@@ -184,6 +185,7 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   commandDenyGuard: { key: "commandDenyGuard", check: isBoolean, expected: EXPECTED.boolean },
   requestRetries: { key: "requestRetries", check: isRequestRetries, expected: EXPECTED.requestRetries },
   stallTimeoutSeconds: { key: "stallTimeoutSeconds", check: isStallTimeout, expected: EXPECTED.stallTimeout },
+  checkpoints: { key: "checkpoints.enabled", check: isBoolean, expected: EXPECTED.boolean },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

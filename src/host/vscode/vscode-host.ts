@@ -65,7 +65,7 @@ export class VscodeHost extends Disposable implements HostBridge {
     super();
     this.window = new NotificationWindow(log);
     this.terminal = this._register(new VscodeTerminalHost(new NodeTerminal(), log));
-    this.diffView = this._register(new VscodeDiffView(log));
+    this.diffView = this._register(new VscodeDiffView(log, workspaceRoot));
   }
 }
 

@@ -1,4 +1,6 @@
 import type { ChatMessage } from "../../../src/shared/messages";
+import { Icon } from "../components/Icon";
+import { useFirstMessage, usePost } from "../use-extension-state";
 import { Markdown } from "./Markdown";
 import { Row } from "./Row";
 import { toolPhase } from "./tool-labels";
@@ -22,7 +24,20 @@ export function CompletionRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message} icon="pass" title="Task Completed" tone="success">
       {message.text ? <Markdown text={message.text} streaming={message.partial} /> : null}
+      <SeeNewChanges />
     </Row>
+  );
+}
+
+/** Everything the task changed: the diff of its initial checkpoint (on its first row) against the workspace now. */
+function SeeNewChanges() {
+  const post = usePost();
+  const first = useFirstMessage();
+  if (!first?.checkpoint) return null;
+  return (
+    <button type="button" className="link-button see-new-changes" onClick={() => post({ type: "compareCheckpoint", ts: first.ts })}>
+      <Icon name="diff-multiple" /> See new changes
+    </button>
   );
 }
 

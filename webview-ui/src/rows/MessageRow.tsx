@@ -2,6 +2,7 @@ import { memo, type ReactElement } from "react";
 import type { AskMessage, ChatMessage, SayMessage } from "../../../src/shared/messages";
 import { useChatMessage } from "../use-extension-state";
 import { ApiRequestRow } from "./ApiRequestRow";
+import { CheckpointRow } from "./CheckpointRow";
 import { CommandOutputRow } from "./CommandOutputRow";
 import { CommandRow } from "./CommandRow";
 import { CompletionCommandRow, CompletionRow } from "./CompletionRow";
@@ -69,6 +70,8 @@ function sayRow(message: SayMessage): ReactElement {
       return message.tool?.tool === "attempt_completion" ? <CompletionCommandRow message={message} /> : <CommandRow message={message} />;
     case "command_output":
       return <CommandOutputRow message={message} />;
+    case "checkpoint_created":
+      return <CheckpointRow message={message} />;
   }
 }
 

@@ -16,10 +16,12 @@ interface RowProps {
   title?: ReactNode;
   tone?: RowTone;
   children?: ReactNode;
+  /** Below the body, outside its frame (a user row's box): e.g. the task's checkpoint line. */
+  footer?: ReactNode;
 }
 
 /** The frame every chat row shares: an optional icon-and-title header and a body. */
-export function Row({ message, icon, spin = false, title, tone = "plain", children }: RowProps) {
+export function Row({ message, icon, spin = false, title, tone = "plain", children, footer }: RowProps) {
   return (
     <div className={`row tone-${tone}`} data-row={rowKind(message)}>
       {title !== undefined && (
@@ -29,6 +31,7 @@ export function Row({ message, icon, spin = false, title, tone = "plain", childr
         </div>
       )}
       {children !== undefined && children !== null && <div className="row-body">{children}</div>}
+      {footer}
     </div>
   );
 }

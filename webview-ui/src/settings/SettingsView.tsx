@@ -3,6 +3,7 @@ import type { ApiSettings, OpenAiApiSetting, ProviderId, WebviewSettings } from 
 import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
 import { useExtensionState, usePost } from "../use-extension-state";
 import { ApiKeyField } from "./ApiKeyField";
+import { CheckpointsSection } from "./CheckpointsSection";
 import { Field } from "./Field";
 import { ModelPicker } from "./ModelPicker";
 import { SandboxSection } from "./SandboxSection";
@@ -107,6 +108,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
         </Field>
       </section>
       <SandboxSection settings={agent.sandbox} status={sandbox} onChange={(next) => updateAgent({ sandbox: next })} />
+      <CheckpointsSection enabled={agent.checkpoints} onChange={(checkpoints) => updateAgent({ checkpoints })} />
     </>
   );
 }

@@ -38,6 +38,8 @@ export interface PanelState {
   readonly history: readonly HistoryItem[];
   /** The command sandbox as the host last said; undefined until it says. */
   readonly sandbox: SandboxStatus | undefined;
+  /** The checkpoint store's size on disk as the host last measured it; undefined until asked and answered. */
+  readonly checkpointStoreBytes: number | undefined;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -57,6 +59,7 @@ const INITIAL: PanelState = {
   settings: undefined,
   history: [],
   sandbox: undefined,
+  checkpointStoreBytes: undefined,
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -90,6 +93,12 @@ export class ExtensionStore {
 
   messageAt(index: number): ChatMessage | undefined {
     return this.list.at(index);
+  }
+
+  /** How many messages follow the one with timestamp `ts` (what restoring the task to it removes). */
+  messagesAfter(ts: number): number {
+    const index = this.list.indexOf(ts);
+    return index < 0 ? 0 : this.list.length - index - 1;
   }
 
   subscribeMessage(ts: number, listener: Listener): () => void {
@@ -154,6 +163,9 @@ export class ExtensionStore {
         return;
       case "sandboxChanged":
         this.patch({ sandbox: message.sandbox });
+        return;
+      case "checkpointStore":
+        this.patch({ checkpointStoreBytes: message.bytes });
         return;
       case "showView":
         this.patch({ view: message.view });

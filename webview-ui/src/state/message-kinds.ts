@@ -31,6 +31,7 @@ export const SAY_KINDS = [
   "command",
   "command_output",
   "info",
+  "checkpoint_created",
 ] as const satisfies readonly SayKind[];
 
 type Exhaustive<Missing> = [Missing] extends [never] ? true : { missing: Missing };

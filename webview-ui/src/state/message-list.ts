@@ -24,6 +24,11 @@ export class MessageList {
     return position === undefined ? undefined : this.items[position];
   }
 
+  /** The position of the message with timestamp `ts`, or -1. */
+  indexOf(ts: number): number {
+    return this.positions.get(ts) ?? -1;
+  }
+
   values(): readonly ChatMessage[] {
     return this.items;
   }

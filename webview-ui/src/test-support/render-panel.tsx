@@ -11,7 +11,10 @@ export interface PanelHarness extends RenderResult {
   store: ExtensionStore;
   /** Delivers a message from the host as VS Code does: a `message` event on the window. */
   send(message: ToWebviewMessage): void;
-  /** Posted messages other than `ready`. */
+  /**
+   * Posted messages other than the page's requests for what the host holds: `ready`, and the
+   * checkpoint store's measuring that opening the settings asks for (read `api.posted` for those).
+   */
   posted(): FromWebviewMessage[];
 }
 
@@ -29,5 +32,6 @@ export function renderPanel(state?: WebviewState, savedState?: unknown): PanelHa
       window.dispatchEvent(new MessageEvent("message", { data: message }));
     });
   if (state) send({ type: "state", state });
-  return { ...result, api, store, send, posted: () => api.posted.filter((message) => message.type !== "ready") };
+  const isRequest = (message: FromWebviewMessage) => message.type === "ready" || (message.type === "checkpointStore" && message.action === "measure");
+  return { ...result, api, store, send, posted: () => api.posted.filter((message) => !isRequest(message)) };
 }

@@ -1,0 +1,56 @@
+/**
+ * The whole checkpoint store of a storage folder, for the settings view: its size on disk, and
+ * cleaning it. Cleaning takes each workspace's store lock first, so it never pulls a repository
+ * from under an operation in another window; a store opened before is made again on its next use.
+ */
+import type { Dirent } from "node:fs";
+import { lstat, readdir, rm, rmdir } from "node:fs/promises";
+import * as path from "node:path";
+import { checkpointsFolder } from "./shadow-location";
+import { acquireStoreLock } from "./store-lock";
+
+/** Bytes on disk (allocated blocks) of every shadow repository under the storage folder. Links are not followed. */
+export async function checkpointStoreSize(storageRoot: string): Promise<number> {
+  let total = 0;
+  const folders = [checkpointsFolder(storageRoot)];
+  for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+    for (const entry of await entriesOf(folder)) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(full);
+      const stats = await lstat(full).catch(() => undefined); // removed meanwhile
+      if (stats) total += stats.blocks !== undefined ? stats.blocks * 512 : stats.size;
+    }
+  }
+  return total;
+}
+
+/** Deletes every shadow repository under the storage folder. */
+export async function cleanCheckpointStore(storageRoot: string): Promise<void> {
+  const root = checkpointsFolder(storageRoot);
+  for (const entry of await entriesOf(root)) {
+    const folder = path.join(root, entry.name);
+    if (!entry.isDirectory()) {
+      await rm(folder, { force: true });
+      continue;
+    }
+    const lock = await acquireStoreLock(path.join(folder, "lock"));
+    try {
+      for (const inside of await entriesOf(folder)) {
+        if (inside.name !== "lock") await rm(path.join(folder, inside.name), { recursive: true, force: true });
+      }
+    } finally {
+      await lock.release();
+    }
+    await rmdir(folder).catch(() => undefined); // someone made it again meanwhile: theirs now
+  }
+  await rmdir(root).catch(() => undefined);
+}
+
+async function entriesOf(folder: string): Promise<Dirent[]> {
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
