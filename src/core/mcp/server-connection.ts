@@ -95,7 +95,9 @@ export class ServerConnection {
         break;
       } catch (error) {
         const fallBack = i < types.length - 1 && error instanceof StreamableHTTPError && (error.code ?? 0) >= 400 && (error.code ?? 0) < 500;
-        if (!fallBack) throw new Error(this.explain(error, "while connecting"));
+        if (fallBack) continue;
+        if (this.transport instanceof ProcessGroupStdioTransport) await this.transport.whenExited(500);
+        throw new Error(this.explain(error, "while connecting"));
       }
     }
     await this.readLists();

@@ -46,8 +46,10 @@ export class ProcessGroupStdioTransport implements Transport {
   private readonly stderr = new OutputTail();
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private exit: { code: number | null; signal: NodeJS.Signals | null; onItsOwn: boolean } | undefined;
   private closed = false;
+  private closeRequested = false;
+  private readonly exitWaiters: (() => void)[] = [];
   /** Lines on stdout that were not JSON-RPC, and the first of them, to explain a silent server. */
   garbageLines = 0;
   firstGarbage: string | undefined;
@@ -65,10 +67,22 @@ export class ProcessGroupStdioTransport implements Transport {
     return this.stderr.value();
   }
 
-  /** "exited with code 1", "was killed by SIGKILL", or undefined while it runs. */
+  /** "exited with code 1", "was killed by SIGKILL"; undefined while it runs or when Tandem ended it. */
   exitDescription(): string | undefined {
-    if (!this.exit) return undefined;
+    if (!this.exit?.onItsOwn) return undefined;
     return this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
+  }
+
+  /** Resolves when the process has ended, or after `ms`: a failed write often comes before the exit. */
+  whenExited(ms: number): Promise<void> {
+    if (this.exit || !this.child) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.exitWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   start(): Promise<void> {
@@ -92,7 +106,15 @@ export class ProcessGroupStdioTransport implements Transport {
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => this.stderr.append(text));
     child.stdin?.on("error", (error) => this.onerror?.(error));
-    child.on("exit", (code, signal) => (this.exit = { code, signal }));
+    child.on("exit", (code, signal) => {
+      // After close() it may still have ended by itself first (an exit code, not our signal).
+      const ownExit = signal === null && code !== 0 && code !== 143;
+      this.exit = { code, signal, onItsOwn: !this.closeRequested || ownExit };
+      for (const resolve of this.exitWaiters.splice(0)) resolve();
+      // Node's "close" waits for every stdio pipe, and the watcher holds fd 3: release it, which
+      // also has the watcher end what the server left running in its group.
+      this.lifeline?.destroy();
+    });
     child.on("close", () => this.finish());
     return new Promise((resolve, reject) => {
       child.once("spawn", () => resolve());
@@ -118,6 +140,7 @@ export class ProcessGroupStdioTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     if (!child || this.closed) return;
+    this.closeRequested = true;
     const ended = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
       else child.once("exit", () => resolve());
