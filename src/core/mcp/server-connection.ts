@@ -100,7 +100,11 @@ export class ServerConnection {
         throw new Error(this.explain(error, "while connecting"));
       }
     }
-    await this.readLists();
+    try {
+      await this.withAuthRetry(() => this.readLists());
+    } catch (error) {
+      throw new Error(this.explain(error, "while listing its tools"));
+    }
     this.watchLists();
   }
 
@@ -149,7 +153,8 @@ export class ServerConnection {
         return;
       } catch (error) {
         await transport.close().catch(() => {});
-        if (!(error instanceof UnauthorizedError) || attempt > 0 || !(await this.finishAuth(transport))) throw error;
+        // Each round may ask for more (a step-up to a wider scope); three is past any honest server.
+        if (!(error instanceof UnauthorizedError) || attempt >= 2 || !(await this.finishAuth(transport))) throw error;
       }
     }
   }
@@ -196,17 +201,21 @@ export class ServerConnection {
     const client = this.client;
     if (!client) throw new McpCallError("not_connected", `server "${this.name}" is not connected`);
     try {
-      return await run(client);
+      return await this.withAuthRetry(() => run(client));
     } catch (error) {
-      // A server asking for more scope mid-session (step-up): sign in again, then retry once.
-      if (error instanceof UnauthorizedError && this.transport && (await this.finishAuth(this.transport).catch(() => false))) {
-        try {
-          return await run(client);
-        } catch (retryError) {
-          throw this.callError(retryError, signal);
-        }
-      }
       throw this.callError(error, signal);
+    }
+  }
+
+  /** A server asking for more scope mid-session (step-up): the person signs in again, then it retries. */
+  private async withAuthRetry<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        const transport = this.transport;
+        if (!(error instanceof UnauthorizedError) || attempt >= 2 || !transport || !(await this.finishAuth(transport).catch(() => false))) throw error;
+      }
     }
   }
 
