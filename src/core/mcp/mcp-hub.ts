@@ -189,8 +189,8 @@ export class McpHub implements DisposableLike {
   async restartServer(server: string): Promise<void> {
     const entry = this.entries.get(server);
     if (!entry) throw new McpCallError("unknown_server", `no MCP server named "${server}"`);
-    await this.stop(entry);
-    this.begin(entry);
+    this.begin(entry, undefined, this.stop(entry));
+    await entry.connecting;
   }
 
   /** Asks `trustWorkspace` again (after the person trusted the workspace) and starts what it allows. */
@@ -288,11 +288,14 @@ export class McpHub implements DisposableLike {
     const trustChanged = (entry.state === "untrusted") === trusted;
     entry.config = config;
     const current = entry;
-    if (relaunch || trustChanged) void this.stop(current).then(() => this.begin(current, trusted));
+    if (relaunch || trustChanged) this.begin(current, trusted, this.stop(current));
   }
 
-  /** Starts connecting (or settles a state that needs no connection); never waits for the server. */
-  private begin(entry: Entry, trusted = entry.source === "global" || this.workspaceTrusted): void {
+  /**
+   * Starts connecting (or settles a state that needs no connection) at once, so the state never
+   * shows a server that is being replaced; the new process starts once `previous` has ended.
+   */
+  private begin(entry: Entry, trusted = entry.source === "global" || this.workspaceTrusted, previous: Promise<void> = Promise.resolve()): void {
     if (this.disposed) return;
     const generation = ++entry.generation;
     delete entry.error;
@@ -307,7 +310,7 @@ export class McpHub implements DisposableLike {
       if (entry.generation === generation) this.settle(entry, "failed", reason, connection.stderrTail());
     };
     this.settle(entry, "connecting");
-    entry.connecting = connection.connect().then(
+    entry.connecting = previous.then(() => (entry.generation === generation ? connection.connect() : undefined)).then(
       () => {
         if (entry.generation === generation) this.settle(entry, "connected");
       },
