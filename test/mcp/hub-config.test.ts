@@ -130,3 +130,20 @@ describe("workspace servers", () => {
     expect(t.hub.state().problems.map((p) => p.message)).toContain('mcp.json: server "a" is also in tandem_mcp_settings.json; that one is used');
   });
 });
+
+describe("waitForConnections before start() has read the files", () => {
+  it("waits for the files and then the servers, as a first request right after a start that is not awaited does", async () => {
+    const t = await startHub({});
+    await writeFile(t.configFile, JSON.stringify({ mcpServers: { a: stdio(fixture("tool-server.mjs")) } }));
+    const { McpHub } = await import("../../src/core/mcp");
+    const hub = new McpHub({ globalConfigFile: t.configFile, trustWorkspace: () => false, workspaceFolders: () => [t.folder], watch: false });
+    try {
+      void hub.start();
+      expect(await hub.waitForConnections(10_000)).toEqual({ stillConnecting: [] });
+      expect(hub.servers().map((s) => [s.name, s.state])).toEqual([["a", "connected"]]);
+    } finally {
+      await hub.shutdown();
+      await t.close();
+    }
+  });
+});

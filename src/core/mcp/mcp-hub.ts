@@ -97,6 +97,8 @@ export class McpHub implements DisposableLike {
   /** The workspace servers' fingerprint the person trusted; a changed launch line asks again. */
   private trustedFingerprint: string | undefined;
   private started = false;
+  /** Set by start(): until both files are read there is nothing to wait for, which is not "no servers". */
+  private starting: Promise<void> | undefined;
   private disposed = false;
 
   constructor(private readonly options: McpHubOptions) {
@@ -114,7 +116,12 @@ export class McpHub implements DisposableLike {
    * are then connecting, not connected). It waits on `trustWorkspace`, so a host whose trust
    * question shows a dialog should not await it.
    */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    this.starting ??= this.startOnce();
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const watch = this.options.watch === undefined ? createDebouncedWatcher() : this.options.watch;
     for (const source of this.sources()) {
       if (watch) this.watchers.push(watch(this.fileOf(source), () => void this.reload(source)));
@@ -140,9 +147,14 @@ export class McpHub implements DisposableLike {
 
   /** Waits for servers still connecting, at most `timeoutMs`; returns those still connecting then. */
   async waitForConnections(timeoutMs = 10_000): Promise<{ readonly stillConnecting: readonly string[] }> {
-    const pending = [...this.entries.values()].flatMap((e) => (e.state === "connecting" && e.connecting ? [e.connecting] : []));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(pending), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    const deadline = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    // A first request can come before start() has read the files (it is not awaited): wait for that too, within the same bound.
+    const connections = (this.starting ?? Promise.resolve()).catch(() => {}).then(() => {
+      const pending = [...this.entries.values()].flatMap((e) => (e.state === "connecting" && e.connecting ? [e.connecting] : []));
+      return Promise.all(pending);
+    });
+    await Promise.race([connections, deadline]);
     clearTimeout(timer);
     return { stillConnecting: [...this.entries.values()].filter((e) => e.state === "connecting").map((e) => e.name) };
   }
