@@ -1,3 +1,4 @@
+import type { McpHub } from "../mcp";
 import { randomUUID } from "node:crypto";
 import pWaitFor from "p-wait-for";
 import type { ApiConfiguration } from "../../api";
@@ -51,6 +52,8 @@ export interface ControllerOptions {
   /** The OS sandbox commands run in (it outlives tasks); none runs them unconfined. */
   sandbox?: CommandSandbox;
   partialUpdateIntervalMs?: number;
+  /** The MCP servers (they outlive tasks; the host disposes them). */
+  mcp?: McpHub;
 }
 
 /**
