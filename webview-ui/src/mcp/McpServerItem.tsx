@@ -25,6 +25,29 @@ export function McpServerItem({ server }: { server: McpServerView }) {
         <span className={`badge mcp-state state-${server.state}`}>{STATE_LABELS[server.state]}</span>
         {server.source === "workspace" && <span className="badge mcp-source">workspace</span>}
       </div>
+      <div className="mcp-actions">
+        <VscodeButton secondary onClick={() => act({ action: "setDisabled", server: server.name, disabled: !disabled })}>
+          {disabled ? "Enable" : "Disable"}
+        </VscodeButton>
+        <VscodeButton secondary disabled={disabled || server.state === "untrusted"} onClick={() => act({ action: "restart", server: server.name })}>
+          Restart
+        </VscodeButton>
+        {confirmingDelete ? (
+          <>
+            <VscodeButton secondary onClick={() => act({ action: "delete", server: server.name })}>
+              Confirm delete
+            </VscodeButton>
+            <VscodeButton secondary onClick={() => setConfirmingDelete(false)}>
+              Keep
+            </VscodeButton>
+          </>
+        ) : (
+          <VscodeButton secondary onClick={() => setConfirmingDelete(true)}>
+            Delete
+          </VscodeButton>
+        )}
+        <TimeoutField seconds={server.timeoutSeconds} onSave={(seconds) => act({ action: "setTimeout", server: server.name, seconds })} />
+      </div>
       {server.error && <div className="mcp-error">{server.error}</div>}
       {server.stderrTail && (
         <details className="mcp-stderr">
@@ -43,7 +66,9 @@ export function McpServerItem({ server }: { server: McpServerView }) {
       )}
       {server.tools.length > 0 && (
         <details className="mcp-tools" open>
-          <summary>Tools ({server.tools.length})</summary>
+          <summary>
+            Tools ({server.tools.length}) <span className="muted-text">— checked ones run without asking</span>
+          </summary>
           <ul>
             {server.tools.map((tool) => (
               <li key={tool.name} className="mcp-tool">
@@ -79,29 +104,6 @@ export function McpServerItem({ server }: { server: McpServerView }) {
           </ul>
         </details>
       )}
-      <div className="mcp-actions">
-        <VscodeButton secondary onClick={() => act({ action: "setDisabled", server: server.name, disabled: !disabled })}>
-          {disabled ? "Enable" : "Disable"}
-        </VscodeButton>
-        <VscodeButton secondary disabled={disabled || server.state === "untrusted"} onClick={() => act({ action: "restart", server: server.name })}>
-          Restart
-        </VscodeButton>
-        {confirmingDelete ? (
-          <>
-            <VscodeButton secondary onClick={() => act({ action: "delete", server: server.name })}>
-              Confirm delete
-            </VscodeButton>
-            <VscodeButton secondary onClick={() => setConfirmingDelete(false)}>
-              Keep
-            </VscodeButton>
-          </>
-        ) : (
-          <VscodeButton secondary onClick={() => setConfirmingDelete(true)}>
-            Delete
-          </VscodeButton>
-        )}
-        <TimeoutField seconds={server.timeoutSeconds} onSave={(seconds) => act({ action: "setTimeout", server: server.name, seconds })} />
-      </div>
     </li>
   );
 }
