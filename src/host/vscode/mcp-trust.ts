@@ -35,7 +35,8 @@ export class McpWorkspaceTrust {
     const explicit = this.askAgain;
     this.askAgain = false;
     if (remembered?.fingerprint === request.fingerprint && (remembered.trusted || !explicit)) return remembered.trusted;
-    const answer = await this.ask(question(request), detail(request), TRUST, KEEP_OFF);
+    // The safe answer first: it is the one Enter picks.
+    const answer = await this.ask(question(request), detail(request), KEEP_OFF, TRUST);
     // Dismissing the modal decides nothing: the next start asks again.
     if (answer === undefined) return false;
     const trusted = answer === TRUST;
