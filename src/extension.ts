@@ -69,7 +69,12 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       context,
       McpHub,
       oauth,
-      elicit: (server, params, signal) => (made.session ? made.session.elicit(server, params, signal) : Promise.resolve({ action: "decline" })),
+      elicit: (server, params, signal) => {
+        if (!made.session) return Promise.resolve({ action: "decline" });
+        // The form is in the panel: a person who does not see the panel is told where to answer.
+        if (!view.visible) void vscode.window.showInformationMessage(`Tandem: the MCP server "${server}" asks for your input.`, "Show").then((choice) => choice && view.reveal());
+        return made.session.elicit(server, params, signal);
+      },
     });
     const hub = mcp.hub;
     const session = new WebviewSession({
