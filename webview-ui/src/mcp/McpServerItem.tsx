@@ -59,9 +59,6 @@ export function McpServerItem({ server }: { server: McpServerView }) {
         <div className="mcp-untrusted">
           <span>This workspace's servers start only once you trust them.</span>
           <VscodeButton onClick={() => act({ action: "trustWorkspace" })}>Trust</VscodeButton>
-          <VscodeButton secondary onClick={() => act({ action: "openWorkspaceConfig" })}>
-            Open workspace file
-          </VscodeButton>
         </div>
       )}
       {server.tools.length > 0 && (

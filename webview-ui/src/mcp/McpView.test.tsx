@@ -87,8 +87,9 @@ describe("the MCP view", () => {
     // The elements take their role once rendered: wait for the first.
     await userEvent.click(await server.findByRole("button", { name: "Trust" }));
     await userEvent.click(screen.getByRole("button", { name: "Edit configuration" }));
+    await userEvent.click(screen.getByRole("button", { name: "Open workspace file" }));
     await userEvent.click(screen.getByRole("button", { name: "Import from Cline" }));
-    expect(panel.posted().map((m) => m.type === "mcpAction" && m.action.action)).toEqual(["trustWorkspace", "editConfig", "importFromCline"]);
+    expect(panel.posted().map((m) => m.type === "mcpAction" && m.action.action)).toEqual(["trustWorkspace", "editConfig", "openWorkspaceConfig", "importFromCline"]);
   });
 
   it("applies the host's deltas: one server replaced in place, one added, one removed", () => {

@@ -21,6 +21,9 @@ export function McpView({ onDone }: { onDone: () => void }) {
         <VscodeButton secondary onClick={() => post({ type: "mcpAction", action: { action: "editConfig" } })}>
           Edit configuration
         </VscodeButton>
+        <VscodeButton secondary onClick={() => post({ type: "mcpAction", action: { action: "openWorkspaceConfig" } })}>
+          Open workspace file
+        </VscodeButton>
         <VscodeButton secondary onClick={() => post({ type: "mcpAction", action: { action: "importFromCline" } })}>
           Import from Cline
         </VscodeButton>
