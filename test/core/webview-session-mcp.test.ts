@@ -15,6 +15,7 @@ import { NodeHost } from "../../src/host/node/node-host";
 import type { McpServerView } from "../../src/shared/mcp";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
@@ -26,15 +27,16 @@ let hub: McpHub;
 let session: WebviewSession;
 let posted: ToWebviewMessage[];
 let opened: string[];
+let secrets: MemorySecretStore;
 
-async function start(servers: Record<string, unknown> | undefined): Promise<void> {
+async function start(servers: Record<string, unknown> | undefined, model?: ScriptedModelServer): Promise<void> {
   if (servers) await writeFile(configFile, JSON.stringify({ mcpServers: servers }, null, 2));
   hub = new McpHub({ globalConfigFile: configFile, trustWorkspace: () => false, workspaceFolders: () => [folder], watch: false, connectTimeoutMs: 20_000, elicit: (s, p, sig) => session.elicit(s, p, sig) });
   session = new WebviewSession({
     post: (message) => posted.push(structuredClone(message)),
     host: new NodeHost(folder),
-    settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "anthropic", modelId: "claude-sonnet-4-6" }),
-    secrets: new MemorySecretStore(),
+    settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "anthropic", modelId: "claude-sonnet-4-6", ...(model ? { baseUrl: model.anthropicBaseUrl } : {}) }),
+    secrets,
     storageRoot: path.join(folder, "storage"),
     openFile: async () => {},
     mcp: hub,
@@ -49,6 +51,7 @@ beforeEach(async () => {
   clineFile = path.join(folder, "cline", "settings", "cline_mcp_settings.json");
   posted = [];
   opened = [];
+  secrets = new MemorySecretStore();
 });
 
 afterEach(async () => {
@@ -213,5 +216,32 @@ describe("Edit configuration", () => {
     await act({ action: "editConfig" });
     expect(await readFile(configFile, "utf8")).toContain('"x"');
     expect(notices()).toEqual([]);
+  });
+});
+
+describe("an elicitation during a task", () => {
+  let model: ScriptedModelServer;
+  beforeEach(async () => {
+    model = await startScriptedModelServer();
+    await start({ everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }, model);
+    await secrets.setApiKey("anthropic", "sk-ant-test");
+  });
+  afterEach(() => model.close());
+
+  it("is cancelled when the task is cancelled", async () => {
+    await until(() => hub.servers()[0]?.state === "connected");
+    // A slow answer keeps the task running while the server asks.
+    model.enqueue({ text: "thinking ".repeat(400), chunkSize: 1, delayMs: 20 });
+    await send({ type: "newTask", text: "Go slowly.", images: [] });
+    await until(() => session.controller.isRunning);
+    const call = hub.callTool("everything", "trigger-elicitation-request", {});
+    await until(() => posted.some((m) => m.type === "mcpElicitationOpened"));
+    const opened = posted.find((m) => m.type === "mcpElicitationOpened");
+    await send({ type: "cancelTask" });
+    await until(() => posted.some((m) => m.type === "mcpElicitationClosed"));
+    const closed = posted.find((m) => m.type === "mcpElicitationClosed");
+    expect(closed?.type === "mcpElicitationClosed" && opened?.type === "mcpElicitationOpened" && closed.id === opened.elicitation.id).toBe(true);
+    const text = (await call).content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    expect(text.toLowerCase()).toContain("cancel");
   });
 });
