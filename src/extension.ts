@@ -12,11 +12,15 @@ import { SessionHolder } from "./host/vscode/session-holder";
 import { VscodeSettingsStore } from "./host/vscode/settings-store";
 import { openWorkspaceFile, VscodeHost } from "./host/vscode/vscode-host";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
+import { McpOAuthBroker } from "./host/vscode/mcp-oauth";
+import { createMcpHub, type McpSetup } from "./host/vscode/mcp-setup";
 import { describeSandbox } from "./shared/sandbox-status";
 
 let sessions: SessionHolder | undefined;
 /** Disposed after the session, whose task may still be running a command in the sandbox. */
 let sandboxFeed: SandboxFeed | undefined;
+/** The MCP servers, created with the session and shut down after it (a task may still be calling one). */
+let mcp: McpSetup | undefined;
 
 /**
  * What activate() returns (`vscode.extensions.getExtension("tandem.tandem").exports`): the host
@@ -36,8 +40,10 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
   const host = new VscodeHost(log);
+  // Registered here, once per activation: the URI handler is cheap, the hub comes with the session.
+  const oauth = new McpOAuthBroker(context.secrets, context.extension.id);
   const holder = new SessionHolder(async () => {
-    const [{ WebviewSession, CommandSandbox, gitCheckpoints }] = await Promise.all([
+    const [{ WebviewSession, CommandSandbox, gitCheckpoints, McpHub }] = await Promise.all([
       import("./core/controller/webview-session"),
       vscode.workspace.fs.createDirectory(context.globalStorageUri),
     ]);
@@ -56,8 +62,25 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       },
       (error) => log.error(`The command sandbox could not take the new settings: ${error instanceof Error ? error.message : String(error)}`),
     );
-    return new WebviewSession({
+    void disposeMcp();
+    // Elicitations go to the session's panel; the hub starts only once the session exists.
+    const made: { session?: InstanceType<typeof WebviewSession> } = {};
+    mcp = createMcpHub({
+      context,
+      McpHub,
+      oauth,
+      elicit: (server, params, signal) => {
+        if (!made.session) return Promise.resolve({ action: "decline" });
+        // The form is in the panel: a person who does not see the panel is told where to answer.
+        if (!view.visible) void vscode.window.showInformationMessage(`Tandem: the MCP server "${server}" asks for your input.`, "Show").then((choice) => choice && view.reveal());
+        return made.session.elicit(server, params, signal);
+      },
+    });
+    const hub = mcp.hub;
+    const session = new WebviewSession({
       sandbox,
+      mcp: hub,
+      mcpHost: mcp.panelHost,
       post: (message) => view.post(message),
       runningTaskChanged: (taskId) => view.runningTaskChanged(taskId),
       host,
@@ -67,6 +90,10 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       checkpoints: gitCheckpoints(context.globalStorageUri.fsPath, () => host.workspace.root),
       openFile: openWorkspaceFile,
     });
+    made.session = session;
+    // Servers connect in the background and never delay the panel; each failure shows in the MCP view.
+    hub.start().catch((error: unknown) => log.error(`MCP servers could not start: ${error instanceof Error ? error.message : String(error)}`));
+    return session;
   });
   const view = new ChatViewProvider(context.extensionUri, holder, log, context.workspaceState);
   sessions = holder;
@@ -81,7 +108,9 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     ...registerCommands({ view, sessions: holder, settings, secrets, log }),
     pageReady,
-    { dispose: () => void holder.dispose().finally(disposeSandbox) },
+    oauth,
+    vscode.window.registerUriHandler(oauth),
+    { dispose: () => void holder.dispose().finally(disposeSandbox).finally(disposeMcp) },
   );
   return { host, secrets, settings };
 }
@@ -89,6 +118,13 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
 /** Where VS Code keeps this extension's keys, task histories and logs: commands may not read them. */
 function privateStorage(context: vscode.ExtensionContext): string[] {
   return [context.globalStorageUri.fsPath, context.storageUri?.fsPath, context.logUri.fsPath].filter((folder): folder is string => Boolean(folder));
+}
+
+function disposeMcp(): Promise<void> {
+  const setup = mcp;
+  mcp = undefined;
+  setup?.subscriptions.dispose();
+  return setup?.hub.shutdown() ?? Promise.resolve();
 }
 
 function disposeSandbox(): void {
@@ -101,4 +137,5 @@ export async function deactivate(): Promise<void> {
   sessions = undefined;
   await holder?.dispose();
   disposeSandbox();
+  await disposeMcp();
 }

@@ -1,3 +1,4 @@
+import type { McpHub } from "../mcp";
 import { randomUUID } from "node:crypto";
 import pWaitFor from "p-wait-for";
 import type { ApiConfiguration } from "../../api";
@@ -59,6 +60,8 @@ export interface ControllerOptions {
   /** How long each request waits for MCP servers still connecting (default 10 s). */
   mcpConnectWaitMs?: number;
   partialUpdateIntervalMs?: number;
+  /** The MCP servers (they outlive tasks; the host disposes them). */
+  mcp?: McpHub;
 }
 
 /**
