@@ -1,4 +1,3 @@
-import type { McpHub } from "../mcp";
 import { randomUUID } from "node:crypto";
 import pWaitFor from "p-wait-for";
 import type { ApiConfiguration } from "../../api";
@@ -60,8 +59,6 @@ export interface ControllerOptions {
   /** How long each request waits for MCP servers still connecting (default 10 s). */
   mcpConnectWaitMs?: number;
   partialUpdateIntervalMs?: number;
-  /** The MCP servers (they outlive tasks; the host disposes them). */
-  mcp?: McpHub;
 }
 
 /**
