@@ -24,6 +24,7 @@ import { packingDue, packObjects } from "./pack-objects";
 import { recordExactly, stageWorkspace, untrackExactly, type StageOptions } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
 import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
+import { exists } from "./fs-probes";
 
 export type { RestoreResult } from "./restore-files";
 
@@ -307,14 +308,6 @@ async function shareIndex(index: string, name: string): Promise<void> {
   await utimes(name, seconds(atimeNs), seconds(mtimeNs));
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function removeQuietly(files: readonly string[]): Promise<void> {
   for (const file of files) await unlink(file).catch(() => undefined);

@@ -10,10 +10,11 @@
  *   that old can have no live holder.
  * Half-written objects (`tmp_obj_*`, `tmp_pack_*`) do no harm; `git gc` removes them.
  */
-import { readdir, stat, unlink } from "node:fs/promises";
+import { stat, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import { parseTempName } from "../storage/temp-name";
 import { isProcessRunning } from "../util/process-running";
+import { namesIn } from "./fs-probes";
 
 export const GIT_LOCK_GRACE_MS = 2_000;
 
@@ -34,14 +35,6 @@ export async function removeLeftoverGitFiles(gitDir: string, refFolder: string):
   return removed;
 }
 
-async function namesIn(folder: string): Promise<string[]> {
-  try {
-    return await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-}
 
 async function ageMs(file: string): Promise<number> {
   try {

@@ -8,9 +8,9 @@
  * so the store packs after a save has returned, not within it (checkpoint-store.ts). Automatic gc
  * stays off: it would run when git likes.
  */
-import { readdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowGit } from "./git-process";
+import { namesIn } from "./fs-probes";
 
 const LOOSE_LIMIT = 1_000;
 const PACK_LIMIT = 20;
@@ -40,13 +40,4 @@ async function estimateLooseObjects(objects: string): Promise<number> {
     sampled += (await namesIn(path.join(objects, i.toString(16).padStart(2, "0")))).filter((name) => /^[0-9a-f]{38}$/.test(name)).length;
   }
   return sampled * (256 / SAMPLED_FOLDERS);
-}
-
-async function namesIn(folder: string): Promise<string[]> {
-  try {
-    return await readdir(folder);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
 }

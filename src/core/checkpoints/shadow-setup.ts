@@ -5,7 +5,7 @@
  * filters, no `$Id$` expansion), safe (no hooks, no fsmonitor program, no signing program) and
  * fast (untracked cache, index v4, no automatic gc, blobs streamed into one pack per bulk add).
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { writeFileAtomic } from "../storage/atomic-write";
@@ -13,6 +13,7 @@ import { parseTempName, tempPathFor } from "../storage/temp-name";
 import { isProcessRunning } from "../util/process-running";
 import { runGit } from "./git-process";
 import type { ShadowLocation } from "./shadow-location";
+import { exists } from "./fs-probes";
 
 /** The workspace's `.gitattributes` may ask git to convert files on the way in; this asks it not to. */
 const ATTRIBUTES = [
@@ -145,14 +146,5 @@ async function readIfPresent(file: string): Promise<string | undefined> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -7,12 +7,13 @@
  * pathspec, because only `git add` streams the blobs into a single pack (see shadow-setup.ts)
  * and a long list of literal pathspecs costs git time in proportion to files times paths.
  */
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../storage/atomic-write";
 import { composeExcludeFile } from "./exclusions";
 import type { ShadowGit } from "./git-process";
 import { scanWorkspace, type WorkspaceScan } from "./workspace-scan";
+import { exists } from "./fs-probes";
 
 /** Up to this many paths are recorded one by one; more go through `git add -A`. */
 const EXACT_LIST_LIMIT = 200;
@@ -71,13 +72,4 @@ async function writeExcludeFile(git: ShadowGit, personalExcludesFile: string): P
 
 function nulList(paths: readonly string[]): string {
   return `${paths.join("\0")}\0`;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
