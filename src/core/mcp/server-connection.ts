@@ -23,6 +23,7 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { McpOAuthProvider, type McpOAuthHost } from "./oauth-provider";
+import { deliverResponsesAfterNotifications } from "./response-order";
 import { ProcessGroupStdioTransport } from "./stdio-transport";
 import { McpCallError, type McpProgress, type McpPromptInfo, type McpResourceInfo, type McpResourceTemplateInfo, type McpServerConfig } from "./types";
 
@@ -141,7 +142,7 @@ export class ServerConnection {
 
   private async connectWith(type: McpServerConfig["type"]): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const transport = this.createTransport(type);
+      const transport = deliverResponsesAfterNotifications(this.createTransport(type));
       const client = this.createClient();
       this.transport = transport;
       this.client = client;
