@@ -2,11 +2,9 @@
  * A stdio MCP server configured in Tandem's global file (server-everything, from this checkout's
  * node_modules, run with this Node) shows in the panel's MCP view — opened from the server icon in
  * the view's title — connected with its tools; Disable and Enable act on it and on the file, and
- * the auto-approve box of a tool is written to the file. The server must not outlive VS Code.
- *
- * The model calling one of its tools (use_mcp_tool, approved by the person, the result in the next
- * request) is the last part. use_mcp_tool is built on another branch: until it is merged here,
- * that part is off; turn it on with TOOL_CALL below (or TANDEM_E2E_MCP_TOOL=1).
+ * the auto-approve box of a tool is written to the file; the model calls one of its tools
+ * (use_mcp_tool), the person approves, and the result reaches the next request. The server must
+ * not outlive VS Code.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,9 +14,6 @@ import { RUN_MARKER_VAR } from "../lib/processes.mjs";
 import { expectWebviewText, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "a configured stdio MCP server shows connected with its tools in the MCP view; disable, enable and auto-approve act on it";
-
-/** Flip to true once use_mcp_tool is on this branch. */
-const TOOL_CALL = process.env.TANDEM_E2E_MCP_TOOL === "1";
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
@@ -80,8 +75,7 @@ export default async function mcpServer(t) {
   await waitFor(() => !(readConfig().autoApprove ?? []).includes("echo"), "unchecking takes echo out again");
   await webview.locator('input[aria-label="Auto-approve echo"]:not(:checked)').waitFor({ timeout: 10_000 });
 
-  if (TOOL_CALL) await modelCallsTheTool(t, session, webview);
-  else t.log("the model's use_mcp_tool call is off until that tool is on this branch (TANDEM_E2E_MCP_TOOL=1 turns it on)");
+  await modelCallsTheTool(t, session, webview);
 
   // Disable ends the server's process (and the one the Enable above replaced is gone too). Left
   // running, it would die about 1.7 s after code-server stops (measured: the launcher's pipe
