@@ -1,7 +1,8 @@
 /**
  * MCP through the bundled CLI, as a separate process with real servers: --mcp-config, the default
  * global file, the workspace's .tandem/mcp.json only with --trust-workspace, --no-mcp, approval
- * in an unattended run, and no server left running after the run.
+ * in an unattended run, server-filesystem and server-memory as the model sees them, and no server
+ * left running after the run.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -85,6 +86,34 @@ describe("tandem with MCP servers", { timeout: 60_000 }, () => {
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(trusted.stderr).not.toContain("they are not started");
     expect(requestText(trusted.requests[1] as RecordedRequest)).toContain("Echo: trusted");
+  });
+
+  it("server-filesystem and server-memory: the model reads a workspace file and keeps a memory, and gets both back", async () => {
+    const ws = await cli.workspace();
+    await writeFile(join(ws, "notes.txt"), "the workspace's own words");
+    const memoryFile = join(ws, "..", "memory.jsonl");
+    const file = await configFile(join(ws, "..", "cfg-fs"), "servers.json", {
+      // No folder on its command line: it serves the roots Tandem offers (the workspace).
+      filesystem: { command: process.execPath, args: [serverScript("server-filesystem")] },
+      memory: { command: process.execPath, args: [serverScript("server-memory")], env: { MEMORY_FILE_PATH: memoryFile } },
+    });
+    const entity = JSON.stringify({ entities: [{ name: "Tandem", entityType: "project", observations: ["reads through MCP"] }] });
+    const r = await run(
+      ["--cwd", ws, "--yolo", "--mcp-config", file, "Read and remember"],
+      [
+        useMcp("filesystem", "read_text_file", JSON.stringify({ path: join(ws, "notes.txt") })),
+        useMcp("filesystem", "read_text_file", '{"path": "/etc/hostname"}'),
+        useMcp("memory", "create_entities", entity),
+        useMcp("memory", "read_graph", "{}"),
+        done,
+      ],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(system(r.requests[0])).toContain("read_text_file(");
+    expect(requestText(r.requests[1] as RecordedRequest)).toContain("the workspace's own words");
+    // Outside the roots: the server refuses, and the model is told it is an error.
+    expect(requestText(r.requests[2] as RecordedRequest)).toContain("Access denied - path outside allowed directories: /etc/hostname");
+    expect(requestText(r.requests[4] as RecordedRequest)).toContain("reads through MCP");
   });
 
   it("leaves no server running after the run", async () => {
