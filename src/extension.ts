@@ -43,11 +43,13 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   // Registered here, once per activation: the URI handler is cheap, the hub comes with the session.
   const oauth = new McpOAuthBroker(context.secrets, context.extension.id);
   const holder = new SessionHolder(async () => {
-    const [{ WebviewSession, CommandSandbox, gitCheckpoints, McpHub }] = await Promise.all([
+    const [{ WebviewSession, CommandSandbox, McpServerConfiner, gitCheckpoints, McpHub }] = await Promise.all([
       import("./core/controller/webview-session"),
       vscode.workspace.fs.createDirectory(context.globalStorageUri),
     ]);
     log.info("Chat session started.");
+    // The previous session's servers first: sandboxed ones run on the previous sandbox.
+    void disposeMcp();
     // One sandbox per extension host (the library's proxies live in this process), checked once.
     const sandbox = CommandSandbox.create(settings.getAgentSettings().sandbox, { privateStorage: privateStorage(context) });
     let logged = false;
@@ -62,13 +64,13 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       },
       (error) => log.error(`The command sandbox could not take the new settings: ${error instanceof Error ? error.message : String(error)}`),
     );
-    void disposeMcp();
     // Elicitations go to the session's panel; the hub starts only once the session exists.
     const made: { session?: InstanceType<typeof WebviewSession> } = {};
     mcp = createMcpHub({
       context,
       McpHub,
       oauth,
+      sandbox: new McpServerConfiner(sandbox),
       elicit: (server, params, signal) => {
         if (!made.session) return Promise.resolve({ action: "decline" });
         // The form is in the panel: a person who does not see the panel is told where to answer.
@@ -110,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     pageReady,
     oauth,
     vscode.window.registerUriHandler(oauth),
-    { dispose: () => void holder.dispose().finally(disposeSandbox).finally(disposeMcp) },
+    { dispose: () => void holder.dispose().finally(disposeMcp).finally(disposeSandbox) },
   );
   return { host, secrets, settings };
 }
@@ -136,6 +138,7 @@ export async function deactivate(): Promise<void> {
   const holder = sessions;
   sessions = undefined;
   await holder?.dispose();
-  disposeSandbox();
+  // The servers before the sandbox that confines some of them.
   await disposeMcp();
+  disposeSandbox();
 }

@@ -16,6 +16,7 @@ import { TaskHistory } from "../core/storage/task-history";
 import { errorText } from "../core/util/error-text";
 import { NodeHost } from "../host/node/node-host";
 import { CommandSandbox } from "../core/sandbox/command-sandbox";
+import { McpServerConfiner } from "../core/sandbox/mcp-server-confiner";
 import { describeSandbox } from "../shared/sandbox-status";
 import type { AskMessage, ChatMessage } from "../shared/messages";
 import { DEFAULT_AUTO_APPROVAL } from "../shared/settings";
@@ -114,7 +115,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: saved.storageRoot ? [saved.storageRoot] : [] });
   note(describeSandbox(await sandbox.ready(), "--sandbox"));
   // Started, not awaited: servers connect while the task starts; each request waits for them at most 10 s.
-  const mcp = startMcpHub(cli.mcp, cli.cwd, process.env, note);
+  const mcp = startMcpHub(cli.mcp, cli.cwd, process.env, note, new McpServerConfiner(sandbox));
   const controller: Controller = new Controller({
     host: new NodeHost(cli.cwd, { notify: (level, text) => note(`${level}: ${text}`) }),
     sandbox,

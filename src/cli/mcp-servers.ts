@@ -3,11 +3,12 @@
  * the CLI's data folder, `$XDG_DATA_HOME/tandem/`, else `~/.local/share/tandem/`: global, not per
  * workspace) and the workspace's `.tandem/mcp.json`, whose servers start only with
  * `--trust-workspace` (a repository can ship a malicious server); otherwise the run says so once.
- * The hub starts without waiting; each request waits for it at most 10 s.
+ * Servers with `"sandbox": true` run in the run's command sandbox (`--sandbox`). The hub starts
+ * without waiting; each request waits for it at most 10 s.
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { McpHub, type WorkspaceTrustRequest } from "../core/mcp";
+import { McpHub, type McpServerSandbox, type WorkspaceTrustRequest } from "../core/mcp";
 
 export type CliMcp =
   | { readonly kind: "none" }
@@ -20,7 +21,7 @@ export function defaultMcpConfigFile(env: NodeJS.ProcessEnv): string {
 }
 
 /** The hub for this run, started (not awaited); undefined with --no-mcp. Problems of the files are said once they are read. */
-export function startMcpHub(mcp: CliMcp, cwd: string, env: NodeJS.ProcessEnv, note: (text: string) => void): McpHub | undefined {
+export function startMcpHub(mcp: CliMcp, cwd: string, env: NodeJS.ProcessEnv, note: (text: string) => void, sandbox?: McpServerSandbox): McpHub | undefined {
   if (mcp.kind === "none") return undefined;
   const hub = new McpHub({
     globalConfigFile: mcp.configFile ?? defaultMcpConfigFile(env),
@@ -30,6 +31,7 @@ export function startMcpHub(mcp: CliMcp, cwd: string, env: NodeJS.ProcessEnv, no
       return mcp.trustWorkspace;
     },
     workspaceFolders: () => [cwd],
+    ...(sandbox ? { sandbox } : {}),
     // One run: a file changed meanwhile is read by the next run.
     watch: false,
   });

@@ -1,10 +1,10 @@
 /**
  * MCP through the bundled CLI, as a separate process with real servers: --mcp-config, the default
  * global file, the workspace's .tandem/mcp.json only with --trust-workspace, --no-mcp, approval
- * in an unattended run, server-filesystem and server-memory as the model sees them, and no server
- * left running after the run.
+ * in an unattended run, server-filesystem and server-memory as the model sees them, no server left
+ * running after the run, and a `"sandbox": true` server confined.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, serverScript } from "../mcp/support";
@@ -124,6 +124,24 @@ describe("tandem with MCP servers", { timeout: 60_000 }, () => {
     const pid = Number(/"text":"(\d+)"/.exec(requestText(r.requests[1] as RecordedRequest))?.[1]);
     expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(false);
+  });
+
+  it('"sandbox": true runs the server in the run\'s sandbox: HOME\'s keys stay unreadable; with --sandbox off it does not start', async () => {
+    const ws = await cli.workspace();
+    await mkdir(join(cli.dir, ".ssh"), { recursive: true });
+    await writeFile(join(cli.dir, ".ssh", "id_rsa"), "CLI-SSH-MARKER\n");
+    const file = await configFile(join(ws, "..", "cfg-sbx"), "servers.json", { probe: { command: process.execPath, args: [fixture("probe-server.mjs")], sandbox: true } });
+    const readKey = useMcp("probe", "read-file", JSON.stringify({ path: join(cli.dir, ".ssh", "id_rsa") }));
+    const writeHere = useMcp("probe", "write-file", JSON.stringify({ path: join(ws, "made.txt"), text: "by the server" }));
+    const r = await run(["--cwd", ws, "--yolo", "--mcp-config", file, "Probe"], [readKey, writeHere, done]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(requestText(r.requests[1] as RecordedRequest)).not.toContain("CLI-SSH-MARKER");
+    expect(requestText(r.requests[1] as RecordedRequest)).toMatch(/ENOENT|EACCES|denied/);
+    expect(requestText(r.requests[2] as RecordedRequest)).toContain("written");
+    expect(await readFile(join(ws, "made.txt"), "utf8")).toBe("by the server");
+    const off = await run(["--cwd", ws, "--yolo", "--sandbox", "off", "--mcp-config", file, "Probe"], [readKey, done]);
+    expect(requestText(off.requests[1] as RecordedRequest)).not.toContain("CLI-SSH-MARKER");
+    expect(requestText(off.requests[1] as RecordedRequest)).toContain('switched off (its mode is \\"off\\")');
   });
 
   it("a --mcp-config file that is not there is a usage error (64)", async () => {

@@ -31,8 +31,9 @@ import type { McpHub } from "../mcp";
 import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
 export { CommandSandbox } from "../sandbox/command-sandbox";
+export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
-export type { McpHubOptions } from "../mcp";
+export type { McpHubOptions, McpServerSandbox } from "../mcp";
 export type { McpPanelHost } from "./mcp-panel";
 export { gitCheckpoints } from "../checkpoints/checkpoint-service";
 

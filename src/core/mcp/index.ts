@@ -4,5 +4,7 @@ export { describeServersForPrompt, describeTool, compactParams } from "./prompt-
 export { loadMcpConfigFile, parseMcpConfig, type McpConfigResult } from "./mcp-config";
 export type { McpOAuthHost, McpSecretStore } from "./oauth-provider";
 export type { WatchFile } from "./config-watcher";
+export { sandboxRefusal, type ConfinedLaunch, type McpServerSandbox } from "./server-sandbox";
+export type { StdioLaunch } from "./stdio-transport";
 export { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./tool-result";
 export * from "./types";

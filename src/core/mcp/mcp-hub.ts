@@ -16,6 +16,7 @@ import { createDebouncedWatcher, type WatchFile } from "./config-watcher";
 import { launchKey, loadMcpConfigFile, type McpConfigResult } from "./mcp-config";
 import type { McpOAuthHost } from "./oauth-provider";
 import { ServerConnection, type ConnectionHost } from "./server-connection";
+import type { McpServerSandbox } from "./server-sandbox";
 import { DEFAULT_RESULT_LIMITS, normaliseResourceResult, normaliseToolResult, type ResultLimits } from "./tool-result";
 import {
   McpCallError,
@@ -51,6 +52,8 @@ export interface McpHubOptions {
   readonly elicit?: (server: string, request: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   /** OAuth for remote servers; without it a server that answers 401 fails with "needs authorization". */
   readonly oauth?: McpOAuthHost;
+  /** Confines stdio servers configured with `"sandbox": true`; without it (or when it cannot) they fail, never run unconfined. */
+  readonly sandbox?: McpServerSandbox;
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** How long a server may take to answer initialize and its first lists. */
   readonly connectTimeoutMs?: number;
@@ -107,6 +110,7 @@ export class McpHub implements DisposableLike {
       roots: () => options.workspaceFolders(),
       elicit: options.elicit,
       oauth: options.oauth,
+      sandbox: options.sandbox,
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
     };
   }
@@ -314,7 +318,6 @@ export class McpHub implements DisposableLike {
     delete entry.stderrTail;
     if (!trusted) return this.settle(entry, "untrusted");
     if (entry.config.disabled) return this.settle(entry, "disabled");
-    if (entry.config.sandbox) return this.settle(entry, "failed", '"sandbox": true is not supported yet; remove it to run the server unconfined');
     const connection = new ServerConnection(entry.name, entry.config, this.connectionHost);
     entry.connection = connection;
     connection.onListsChanged = () => this.emit();

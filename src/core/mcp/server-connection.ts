@@ -24,7 +24,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { McpOAuthProvider, type McpOAuthHost } from "./oauth-provider";
 import { deliverResponsesAfterNotifications } from "./response-order";
-import { ProcessGroupStdioTransport } from "./stdio-transport";
+import { sandboxRefusal, type ConfinedLaunch, type McpServerSandbox } from "./server-sandbox";
+import { ProcessGroupStdioTransport, type StdioLaunch } from "./stdio-transport";
 import { McpCallError, type McpProgress, type McpPromptInfo, type McpResourceInfo, type McpResourceTemplateInfo, type McpServerConfig } from "./types";
 
 /** What the hub's host lends every connection. */
@@ -35,6 +36,8 @@ export interface ConnectionHost {
   /** A server asks the person for input; undefined means Tandem declines every request. */
   readonly elicit?: (server: string, request: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   readonly oauth?: McpOAuthHost;
+  /** Runs the stdio servers configured with `"sandbox": true`; without it they fail. */
+  readonly sandbox?: McpServerSandbox;
   readonly connectTimeoutMs: number;
 }
 
@@ -65,6 +68,8 @@ export class ServerConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private oauth: McpOAuthProvider | undefined;
+  /** A `"sandbox": true` server's launch, once the sandbox has made it. */
+  private confined: ConfinedLaunch | undefined;
   private closing = false;
 
   constructor(
@@ -89,6 +94,7 @@ export class ServerConnection {
 
   /** Connects and reads the lists; rejects with a sentence that explains the failure. */
   async connect(): Promise<void> {
+    if (this.config.type === "stdio" && this.config.sandbox) this.confined = await this.confine();
     const types = this.config.typeInferred ? (["streamableHttp", "sse"] as const) : [this.config.type];
     for (const [i, type] of types.entries()) {
       try {
@@ -113,6 +119,8 @@ export class ServerConnection {
     this.closing = true;
     await this.client?.close().catch(() => {});
     await this.transport?.close().catch(() => {});
+    // The process has ended (or never started): what the sandbox made for it can go.
+    this.confined?.release();
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<Record<string, unknown>> {
@@ -163,17 +171,35 @@ export class ServerConnection {
   private createTransport(type: McpServerConfig["type"]): Transport {
     const c = this.config;
     if (type === "stdio") {
-      return new ProcessGroupStdioTransport({
-        command: c.command ?? "",
-        args: c.args,
-        env: { ...getDefaultEnvironment(), ...c.env },
-        ...(c.cwd ? { cwd: c.cwd } : {}),
-      });
+      const confined = this.confined;
+      return new ProcessGroupStdioTransport(confined?.launch ?? this.stdioLaunch(), confined ? { onExited: () => confined.release() } : {});
     }
     const url = new URL(c.url ?? "");
     this.oauth ??= this.host.oauth ? new McpOAuthProvider(this.host.oauth, this.name, url.href) : undefined;
     const options = { requestInit: { headers: { ...c.headers } }, ...(this.oauth ? { authProvider: this.oauth } : {}) };
     return type === "sse" ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
+  }
+
+  private stdioLaunch(): StdioLaunch {
+    const c = this.config;
+    return { command: c.command ?? "", args: c.args, env: { ...getDefaultEnvironment(), ...c.env }, ...(c.cwd ? { cwd: c.cwd } : {}) };
+  }
+
+  /** The launch inside the sandbox; rejects with the sentence the panel shows when there is none. */
+  private async confine(): Promise<ConfinedLaunch> {
+    const sandbox = this.host.sandbox;
+    if (!sandbox) throw new Error(sandboxRefusal("this host offers no command sandbox"));
+    let confined: ConfinedLaunch;
+    try {
+      confined = await sandbox.confine(this.stdioLaunch(), await this.host.roots());
+    } catch (error) {
+      throw new Error(sandboxRefusal(errorMessage(error)));
+    }
+    if (this.closing) {
+      confined.release();
+      throw new Error(`server "${this.name}" was stopped while the sandbox was being prepared`);
+    }
+    return confined;
   }
 
   private createClient(): Client {

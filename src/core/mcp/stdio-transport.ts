@@ -54,10 +54,17 @@ export class ProcessGroupStdioTransport implements Transport {
   garbageLines = 0;
   firstGarbage: string | undefined;
 
+  private readonly maxMessageBytes: number;
+  /** Called once when the process has ended (or could not start): a sandbox's launch is released then. */
+  private onExited: (() => void) | undefined;
+
   constructor(
     private readonly launch: StdioLaunch,
-    private readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
-  ) {}
+    options: { readonly maxMessageBytes?: number; readonly onExited?: () => void } = {},
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.onExited = options.onExited;
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -110,6 +117,7 @@ export class ProcessGroupStdioTransport implements Transport {
       // After close() it may still have ended by itself first (an exit code, not our signal).
       const ownExit = signal === null && code !== 0 && code !== 143;
       this.exit = { code, signal, onItsOwn: !this.closeRequested || ownExit };
+      this.exited();
       for (const resolve of this.exitWaiters.splice(0)) resolve();
       // Node's "close" waits for every stdio pipe, and the watcher holds fd 3: release it, which
       // also has the watcher end what the server left running in its group.
@@ -120,6 +128,7 @@ export class ProcessGroupStdioTransport implements Transport {
       child.once("spawn", () => resolve());
       child.once("error", (error) => {
         reject(error);
+        this.exited();
         this.finish();
       });
     });
@@ -199,6 +208,12 @@ export class ProcessGroupStdioTransport implements Transport {
       return;
     }
     this.onmessage?.(message);
+  }
+
+  private exited(): void {
+    const onExited = this.onExited;
+    this.onExited = undefined;
+    onExited?.();
   }
 
   private finish(): void {

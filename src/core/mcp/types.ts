@@ -25,7 +25,7 @@ export interface McpServerConfig {
   readonly autoApprove: readonly string[];
   /** Seconds a tool call may take. */
   readonly timeoutSeconds: number;
-  /** Asked for, not supported yet: such a server fails with a message instead of running unconfined. */
+  /** Run a stdio server inside the OS command sandbox; where there is none it fails rather than run unconfined. */
   readonly sandbox: boolean;
 }
 

@@ -2,12 +2,13 @@
  * Builds the McpHub for VS Code when the chat session starts (inside the lazy core import, so
  * activation never loads the SDK and no server delays the panel): the global file in Tandem's
  * global storage, the workspace's `.tandem/mcp.json` in the first folder, trust asked in a modal,
- * the folders as roots, OAuth through the browser, and what the MCP view's file actions need.
+ * the folders as roots, OAuth through the browser, the command sandbox for `"sandbox": true`
+ * servers, and what the MCP view's file actions need.
  */
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { McpHub, McpHubOptions, McpPanelHost } from "../../core/controller/webview-session";
+import type { McpHub, McpHubOptions, McpPanelHost, McpServerSandbox } from "../../core/controller/webview-session";
 import { clineSettingsCandidates } from "./cline-settings-path";
 import { McpWorkspaceTrust } from "./mcp-trust";
 import type { McpOAuthBroker } from "./mcp-oauth";
@@ -28,9 +29,11 @@ export interface McpSetupDeps {
   readonly McpHub: new (options: McpHubOptions) => McpHub;
   readonly oauth: McpOAuthBroker;
   readonly elicit: NonNullable<McpHubOptions["elicit"]>;
+  /** The command sandbox, for servers configured with `"sandbox": true`. */
+  readonly sandbox: McpServerSandbox;
 }
 
-export function createMcpHub({ context, McpHub: Hub, oauth, elicit }: McpSetupDeps): McpSetup {
+export function createMcpHub({ context, McpHub: Hub, oauth, elicit, sandbox }: McpSetupDeps): McpSetup {
   const globalConfigFile = path.join(context.globalStorageUri.fsPath, GLOBAL_MCP_FILE);
   const first = folders()[0];
   const workspaceConfigFile = first ? path.join(first, ".tandem", "mcp.json") : undefined;
@@ -42,6 +45,7 @@ export function createMcpHub({ context, McpHub: Hub, oauth, elicit }: McpSetupDe
     workspaceFolders: folders,
     elicit,
     oauth: oauth.host(),
+    sandbox,
     clientInfo: { name: "tandem", version: String((context.extension.packageJSON as { version?: unknown }).version ?? "0.0.0") },
   });
   const panelHost: McpPanelHost = {
