@@ -12,11 +12,15 @@ import { SessionHolder } from "./host/vscode/session-holder";
 import { VscodeSettingsStore } from "./host/vscode/settings-store";
 import { openWorkspaceFile, VscodeHost } from "./host/vscode/vscode-host";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
+import { McpOAuthBroker } from "./host/vscode/mcp-oauth";
+import { createMcpHub, type McpSetup } from "./host/vscode/mcp-setup";
 import { describeSandbox } from "./shared/sandbox-status";
 
 let sessions: SessionHolder | undefined;
 /** Disposed after the session, whose task may still be running a command in the sandbox. */
 let sandboxFeed: SandboxFeed | undefined;
+/** The MCP servers, created with the session and shut down after it (a task may still be calling one). */
+let mcp: McpSetup | undefined;
 
 /**
  * What activate() returns (`vscode.extensions.getExtension("tandem.tandem").exports`): the host
@@ -36,12 +40,16 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
   const host = new VscodeHost(log);
+  // Registered here, once per activation: the URI handler is cheap, the hub comes with the session.
+  const oauth = new McpOAuthBroker(context.secrets, context.extension.id);
   const holder = new SessionHolder(async () => {
-    const [{ WebviewSession, CommandSandbox, gitCheckpoints }] = await Promise.all([
+    const [{ WebviewSession, CommandSandbox, McpServerConfiner, gitCheckpoints, McpHub }] = await Promise.all([
       import("./core/controller/webview-session"),
       vscode.workspace.fs.createDirectory(context.globalStorageUri),
     ]);
     log.info("Chat session started.");
+    // The previous session's servers first: sandboxed ones run on the previous sandbox.
+    void disposeMcp();
     // One sandbox per extension host (the library's proxies live in this process), checked once.
     const sandbox = CommandSandbox.create(settings.getAgentSettings().sandbox, { privateStorage: privateStorage(context) });
     let logged = false;
@@ -56,8 +64,25 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       },
       (error) => log.error(`The command sandbox could not take the new settings: ${error instanceof Error ? error.message : String(error)}`),
     );
-    return new WebviewSession({
+    // Elicitations go to the session's panel; the hub starts only once the session exists.
+    const made: { session?: InstanceType<typeof WebviewSession> } = {};
+    mcp = createMcpHub({
+      context,
+      McpHub,
+      oauth,
+      sandbox: new McpServerConfiner(sandbox),
+      elicit: (server, params, signal) => {
+        if (!made.session) return Promise.resolve({ action: "decline" });
+        // The form is in the panel: a person who does not see the panel is told where to answer.
+        if (!view.visible) void vscode.window.showInformationMessage(`Tandem: the MCP server "${server}" asks for your input.`, "Show").then((choice) => choice && view.reveal());
+        return made.session.elicit(server, params, signal);
+      },
+    });
+    const hub = mcp.hub;
+    const session = new WebviewSession({
       sandbox,
+      mcp: hub,
+      mcpHost: mcp.panelHost,
       post: (message) => view.post(message),
       runningTaskChanged: (taskId) => view.runningTaskChanged(taskId),
       host,
@@ -67,6 +92,10 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       checkpoints: gitCheckpoints(context.globalStorageUri.fsPath, () => host.workspace.root),
       openFile: openWorkspaceFile,
     });
+    made.session = session;
+    // Servers connect in the background and never delay the panel; each failure shows in the MCP view.
+    hub.start().catch((error: unknown) => log.error(`MCP servers could not start: ${error instanceof Error ? error.message : String(error)}`));
+    return session;
   });
   const view = new ChatViewProvider(context.extensionUri, holder, log, context.workspaceState);
   sessions = holder;
@@ -81,7 +110,9 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
     ...registerCommands({ view, sessions: holder, settings, secrets, log }),
     pageReady,
-    { dispose: () => void holder.dispose().finally(disposeSandbox) },
+    oauth,
+    vscode.window.registerUriHandler(oauth),
+    { dispose: () => void holder.dispose().finally(disposeMcp).finally(disposeSandbox) },
   );
   return { host, secrets, settings };
 }
@@ -89,6 +120,13 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
 /** Where VS Code keeps this extension's keys, task histories and logs: commands may not read them. */
 function privateStorage(context: vscode.ExtensionContext): string[] {
   return [context.globalStorageUri.fsPath, context.storageUri?.fsPath, context.logUri.fsPath].filter((folder): folder is string => Boolean(folder));
+}
+
+function disposeMcp(): Promise<void> {
+  const setup = mcp;
+  mcp = undefined;
+  setup?.subscriptions.dispose();
+  return setup?.hub.shutdown() ?? Promise.resolve();
 }
 
 function disposeSandbox(): void {
@@ -100,5 +138,7 @@ export async function deactivate(): Promise<void> {
   const holder = sessions;
   sessions = undefined;
   await holder?.dispose();
+  // The servers before the sandbox that confines some of them.
+  await disposeMcp();
   disposeSandbox();
 }

@@ -61,3 +61,16 @@ describe("parseCliArgs: the sandbox", () => {
     expect(() => parseCliArgs(["--sandbox-write", " ", "go"], {})).toThrow(/needs a folder/);
   });
 });
+
+describe("parseCliArgs: MCP servers", () => {
+  it("reads the global file by default, --mcp-config instead (resolved), the workspace's only with --trust-workspace", () => {
+    expect(parseCliArgs(["go"], {}, "/home/me")).toMatchObject({ mcp: { kind: "on", trustWorkspace: false } });
+    expect(parseCliArgs(["--mcp-config", "cfg/mcp.json", "--trust-workspace", "go"], {}, "/home/me")).toMatchObject({ mcp: { kind: "on", configFile: "/home/me/cfg/mcp.json", trustWorkspace: true } });
+    expect(parseCliArgs(["--no-mcp", "go"], {})).toMatchObject({ mcp: { kind: "none" } });
+  });
+
+  it("refuses --no-mcp with --mcp-config or --trust-workspace", () => {
+    expect(() => parseCliArgs(["--no-mcp", "--mcp-config", "a.json", "go"], {})).toThrow(/--no-mcp contradicts/);
+    expect(() => parseCliArgs(["--no-mcp", "--trust-workspace", "go"], {})).toThrow(/--no-mcp contradicts/);
+  });
+});

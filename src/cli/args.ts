@@ -7,6 +7,7 @@ import { DEFAULT_SANDBOX_SETTINGS, type AutoApprovalSettings, type SandboxMode, 
 import { RESTORE_SCOPES, type RestoreScope } from "../shared/checkpoints";
 import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
 import { EXIT_CODE_HELP } from "./exit-codes";
+import type { CliMcp } from "./mcp-servers";
 
 /** What the run does: a new task, a saved one again, or only list the saved ones. */
 export type CliAction =
@@ -33,6 +34,8 @@ export interface CliOptions {
   sandbox: SandboxSettings;
   /** Save a checkpoint after each round that changed files (off: --no-checkpoints). */
   checkpoints: boolean;
+  /** MCP servers: the global file (or --mcp-config), the workspace's with --trust-workspace; none with --no-mcp. */
+  mcp: CliMcp;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -59,6 +62,11 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --sandbox-allow-domain HOST   add a host to the allow list (repeatable; "*.example.com" too)
   --sandbox-write DIR           let sandboxed commands also write DIR (repeatable; ~/.npm and
                                 ~/.cache are writable by default)
+  --mcp-config FILE             MCP servers, in Cline's format ({"mcpServers": {...}}), instead of
+                                the global file $XDG_DATA_HOME/tandem/tandem_mcp_settings.json
+                                (else ~/.local/share/tandem/tandem_mcp_settings.json)
+  --trust-workspace             also start the servers of the workspace's .tandem/mcp.json
+  --no-mcp                      start no MCP servers
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -103,6 +111,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       storage: { type: "string" },
       "no-storage": { type: "boolean", default: false },
       "no-checkpoints": { type: "boolean", default: false },
+      "mcp-config": { type: "string" },
+      "trust-workspace": { type: "boolean", default: false },
+      "no-mcp": { type: "boolean", default: false },
       task: { type: "string" },
       scope: { type: "string" },
       json: { type: "boolean", default: false },
@@ -137,7 +148,18 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     toolCallMode: values["native-tools"] ? "native" : "xml",
     sandbox: parseSandbox(values),
     checkpoints: !values["no-checkpoints"],
+    mcp: parseMcp(values, cwd),
   };
+}
+
+function parseMcp(values: { "mcp-config"?: string; "trust-workspace"?: boolean; "no-mcp"?: boolean }, cwd: string): CliMcp {
+  const file = values["mcp-config"];
+  if (values["no-mcp"]) {
+    if (file !== undefined || values["trust-workspace"]) throw new Error("--no-mcp contradicts --mcp-config and --trust-workspace: give one.");
+    return { kind: "none" };
+  }
+  if (file !== undefined && !file.trim()) throw new Error("--mcp-config needs a file.");
+  return { kind: "on", ...(file !== undefined ? { configFile: resolve(cwd, file) } : {}), trustWorkspace: values["trust-workspace"] ?? false };
 }
 
 function actionOf(positionals: readonly string[], values: { task?: string; scope?: string; resume?: string; "list-tasks"?: boolean }): CliAction {

@@ -16,6 +16,7 @@ import { TaskHistory } from "../core/storage/task-history";
 import { errorText } from "../core/util/error-text";
 import { NodeHost } from "../host/node/node-host";
 import { CommandSandbox } from "../core/sandbox/command-sandbox";
+import { McpServerConfiner } from "../core/sandbox/mcp-server-confiner";
 import { describeSandbox } from "../shared/sandbox-status";
 import type { AskMessage, ChatMessage } from "../shared/messages";
 import { DEFAULT_AUTO_APPROVAL } from "../shared/settings";
@@ -23,6 +24,7 @@ import { Answerer } from "./answers";
 import { parseCliArgs, USAGE, type CliOptions } from "./args";
 import { refusalHint, unattendedNote } from "./auto-approve";
 import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
+import { startMcpHub } from "./mcp-servers";
 import { CliPrinter } from "./printer";
 import { findSavedTask, formatTaskList, storageRootFor } from "./saved-tasks";
 import { TerminalScreen } from "./terminal-screen";
@@ -41,6 +43,7 @@ async function main(): Promise<number> {
       return EXIT.completed;
     }
     cli = { ...options, cwd: await workspaceFolder(options.cwd) };
+    if (cli.mcp.kind === "on" && cli.mcp.configFile) await mcpConfigFile(cli.mcp.configFile);
   } catch (error) {
     const usage = error instanceof UsageError ? "" : `\n\n${USAGE}`;
     note(`tandem: ${errorText(error)}${usage}`);
@@ -111,9 +114,12 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   // Before the task, so the start line says how commands will run.
   const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: saved.storageRoot ? [saved.storageRoot] : [] });
   note(describeSandbox(await sandbox.ready(), "--sandbox"));
+  // Started, not awaited: servers connect while the task starts; each request waits for them at most 10 s.
+  const mcp = startMcpHub(cli.mcp, cli.cwd, process.env, note, new McpServerConfiner(sandbox));
   const controller: Controller = new Controller({
     host: new NodeHost(cli.cwd, { notify: (level, text) => note(`${level}: ${text}`) }),
     sandbox,
+    mcp,
     createApiHandler: buildApiHandler,
     settings: fixedSettings(cli.api, {
       yolo: cli.yolo,
@@ -152,6 +158,8 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   } finally {
     stopInterrupts();
     prompt?.close();
+    // Every server's process group is signalled; no server outlives the run.
+    await mcp?.shutdown();
     await sandbox.dispose();
   }
 }
@@ -167,6 +175,12 @@ async function workspaceFolder(path: string): Promise<string> {
   if (!info) throw new UsageError(`--cwd ${path}: no such folder.`);
   if (!info.isDirectory()) throw new UsageError(`--cwd ${path}: not a folder.`);
   return realpath(path);
+}
+
+/** A --mcp-config the person named must be there (a missing default file only means no servers). */
+async function mcpConfigFile(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile()) throw new UsageError(`--mcp-config ${path}: no such file.`);
 }
 
 /**
@@ -193,6 +207,8 @@ function onInterrupt(prompt: Interface | undefined, cancel: () => void): () => v
 
 function describeAsk(message: AskMessage): string {
   if (message.ask === "command") return `The command "${message.text ?? ""}"`;
+  const mcp = message.tool?.mcp;
+  if (mcp) return `${message.tool?.tool ?? "An MCP tool"} ${mcp.server}/${mcp.tool ?? mcp.uri ?? ""}`;
   return [message.tool?.tool ?? "A tool", message.tool?.path].filter(Boolean).join(" ");
 }
 

@@ -62,7 +62,7 @@ function formatMessage(message: ChatMessage): string {
   if (message.type === "ask") {
     switch (message.ask) {
       case "tool":
-        return `? approve ${message.tool?.tool ?? "tool"} ${message.tool?.path ?? ""}`.trimEnd() + whyLine(message);
+        return `? approve ${message.tool?.tool ?? "tool"} ${target(message)}`.trimEnd() + whyLine(message);
       case "command":
         return `? run command: ${text}${whyLine(message)}`;
       case "command_output":
@@ -98,8 +98,15 @@ function whyLine(message: ChatMessage): string {
   return message.tool?.why ? `\n  ${message.tool.why}` : "";
 }
 
+/** What a tool works on: its path, or an MCP server's tool or resource. */
+function target(message: ChatMessage): string {
+  const mcp = message.tool?.mcp;
+  if (mcp) return `${mcp.server}/${mcp.tool ?? mcp.uri ?? ""}`;
+  return message.tool?.path ?? "";
+}
+
 function toolLine(message: ChatMessage): string {
-  const head = `[${message.tool?.tool ?? "tool"}] ${message.tool?.path ?? ""}`.trimEnd();
+  const head = `[${message.tool?.tool ?? "tool"}] ${target(message)}`.trimEnd();
   // A call the answer ended inside did nothing: say so, or the line reads as done.
   return message.tool?.cutOff ? `${head}: ${message.text ?? ""}` : head;
 }

@@ -70,6 +70,8 @@ export interface ToolMessageInfo {
   why?: string;
   /** Asked whatever the auto-approval switches and YOLO say: no setting lets it through unasked. */
   alwaysAsks?: boolean;
+  /** use_mcp_tool / access_mcp_resource: the server and the tool or resource (the arguments are `content`). */
+  mcp?: { server: string; tool?: string; uri?: string };
 }
 
 /**

@@ -18,6 +18,7 @@ import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 import type { UsageTotals } from "./usage";
 import type { RestoreScope } from "./checkpoints";
+import type { McpAction, McpElicitation, McpElicitationAnswer, McpPanelState, McpProblemView, McpServerView } from "./mcp";
 
 import type { ProviderId } from "./providers";
 
@@ -134,10 +135,12 @@ export interface WebviewState {
   running: boolean;
   settings: WebviewSettings;
   history: readonly HistoryItem[];
+  /** The MCP servers, their files' problems and open elicitations. */
+  mcp: McpPanelState;
 }
 
 /** Views the host can ask the panel to show. */
-export type PanelView = "chat" | "settings" | "history";
+export type PanelView = "chat" | "settings" | "history" | "mcp";
 
 /** The string fields of a chat message that grow while it streams: its text, and a tool's content. */
 export type StreamedField = "text" | "tool.content";
@@ -174,6 +177,15 @@ export type ToWebviewMessage =
    * \`state\`: the host's sandbox feed owns it (host/vscode/sandbox-feed.ts).
    */
   | { readonly type: "sandboxChanged"; sandbox: SandboxStatus }
+  /**
+   * MCP servers whose state changed (whole, each in the hub's order; a new name is appended) and
+   * those gone; `problems` when the files' problems changed. The whole list goes only in `state`.
+   */
+  | { readonly type: "mcpServersChanged"; changed: readonly McpServerView[]; removed: readonly string[]; problems?: readonly McpProblemView[] }
+  /** A server asks the person for input: the panel shows the form until it is answered or closed. */
+  | { readonly type: "mcpElicitationOpened"; elicitation: McpElicitation }
+  /** Answered, or withdrawn (the server gave up, the task ended): the panel drops the form. */
+  | { readonly type: "mcpElicitationClosed"; id: number }
   | { readonly type: "showView"; view: PanelView }
   | { readonly type: "focusInput" }
   /** Text to insert into the input box (e.g. "Add Selection to Chat"). */
@@ -199,4 +211,8 @@ export type FromWebviewMessage =
   /** Takes the task back to the checkpoint on row `ts`; the panel has asked the person to confirm. */
   | { readonly type: "restoreCheckpoint"; ts: number; scope: RestoreScope }
   /** Asks for the checkpoint store's size (answered with `checkpointStore`), or deletes it all. */
-  | { readonly type: "checkpointStore"; action: "measure" | "clean" };
+  | { readonly type: "checkpointStore"; action: "measure" | "clean" }
+  /** An action of the MCP view; a failure comes back as a notice. */
+  | { readonly type: "mcpAction"; action: McpAction }
+  /** The person's answer to an open elicitation (refused with a notice when it no longer is open or does not fit). */
+  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer };

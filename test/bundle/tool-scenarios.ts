@@ -14,6 +14,7 @@ import { buildDocx } from "../fixtures/documents/build-docx";
 import { buildPdf } from "../fixtures/documents/build-pdf";
 import { COMPLETE, messageTexts, toolCall, toolResults, type CliRun, type ProductionCli } from "./production-cli";
 import { OUTLINE_SAMPLES } from "./outline-samples";
+import { serverScript } from "../mcp/support";
 
 export interface ScenarioEnv {
   readonly cli: ProductionCli;
@@ -193,6 +194,31 @@ const webFetchScenario: Scenario = async (env) => {
   expect(env.site.requests).toContain("/article");
 };
 
+/** `--mcp-config` naming server-everything from npm, run over stdio by the bundle's own transport. */
+async function everythingConfig(env: ScenarioEnv): Promise<string[]> {
+  const file = join(await mkdtemp(join(env.dir, "mcp-")), "mcp.json");
+  await writeFile(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [serverScript("server-everything"), "stdio"] } } }));
+  return ["--mcp-config", file];
+}
+
+const useMcpToolScenario: Scenario = async (env) => {
+  const cwd = await workspace(env, {});
+  const call = toolCall("use_mcp_tool", { server_name: "everything", tool_name: "get-sum", arguments: '{"a": 19, "b": 23}' });
+  const run = await env.cli.run("Add", [call, COMPLETE], { cwd, args: await everythingConfig(env) });
+  const [sum] = expectCompleted(run, 2);
+  expect(sum).toContain("42");
+  expect(JSON.stringify(run.requests[0]?.body.system)).toContain("get-sum(a: number, b: number)");
+};
+
+const accessMcpResourceScenario: Scenario = async (env) => {
+  const cwd = await workspace(env, {});
+  const uri = "demo://resource/dynamic/text/7";
+  const run = await env.cli.run("Read it", [toolCall("access_mcp_resource", { server_name: "everything", uri }), COMPLETE], { cwd, args: await everythingConfig(env) });
+  const [resource] = expectCompleted(run, 2);
+  expect(resource).toContain(`<resource uri="${uri}"`);
+  expect(resource).toContain("Resource 7");
+};
+
 export const SCENARIOS = {
   read_file: readFileScenario,
   write_to_file: writeToFileScenario,
@@ -205,4 +231,6 @@ export const SCENARIOS = {
   attempt_completion: attemptCompletionScenario,
   new_task: newTaskScenario,
   web_fetch: webFetchScenario,
+  use_mcp_tool: useMcpToolScenario,
+  access_mcp_resource: accessMcpResourceScenario,
 } satisfies Record<ToolName, Scenario>;

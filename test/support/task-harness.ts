@@ -3,12 +3,13 @@
  * server, in a temporary workspace. A test scripts the model's turns and, optionally, how the
  * "person" answers each question; every chat event is recorded for assertions.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApiHandler, type ApiConfiguration } from "../../src/api";
 import type { ApiMessage } from "../../src/api/types";
 import { Controller } from "../../src/core/controller";
+import { McpHub } from "../../src/core/mcp";
 import { fixedSettings } from "../../src/core/controller/settings-source";
 import { gitCheckpoints } from "../../src/core/checkpoints/checkpoint-service";
 import type { CheckpointService } from "../../src/core/controller/checkpoints";
@@ -42,6 +43,11 @@ export interface HarnessOptions {
   diffView?: DiffViewHost;
   /** Checkpoints: true for the real git store in the harness's storage folder; a function wraps that store. */
   checkpoints?: boolean | ((git: CheckpointService) => CheckpointService);
+  /**
+   * MCP: a real hub over these servers (Cline's `mcpServers` entries, written to a global file in
+   * the storage folder), started without waiting as the hosts do; `waitMs` shortens the 10 s wait.
+   */
+  mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
 }
 
 export interface Harness {
@@ -49,6 +55,8 @@ export interface Harness {
   readonly controller: Controller;
   readonly workspace: string;
   readonly storage: string;
+  /** The MCP hub, with the `mcp` option. */
+  readonly hub: McpHub | undefined;
   /** Every chat message as last seen, in order of first appearance. */
   readonly messages: ChatMessage[];
   /** Every ask as it was first shown. */
@@ -76,6 +84,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const asks: AskMessage[] = [];
   const askWaiters: { kind: string; resolve: (ask: AskMessage) => void }[] = [];
 
+  const hub = options.mcp ? await startMcpHub(storage, workspace, options.mcp) : undefined;
   let partialTextUpdates = 0;
   const seen = (message: ChatMessage, added: boolean) => {
     if (message.partial && message.type === "say" && message.say === "text") partialTextUpdates++;
@@ -117,6 +126,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },
     partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 5,
     environment: { os: "Linux", shell: "/bin/bash" },
+    mcp: hub,
+    mcpConnectWaitMs: options.mcp?.waitMs,
     listener: {
       onMessageAdded: (m) => seen(m, true),
       onMessageUpdated: (m) => seen(m, false),
@@ -137,6 +148,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     controller,
     workspace,
     storage,
+    hub,
     messages,
     asks,
     get partialTextUpdates() {
@@ -164,11 +176,20 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
     async dispose() {
       await controller.dispose();
+      await hub?.shutdown();
       await server.close();
       await rm(workspace, { recursive: true, force: true });
       await rm(storage, { recursive: true, force: true });
     },
   };
+}
+
+async function startMcpHub(storage: string, workspace: string, mcp: NonNullable<HarnessOptions["mcp"]>): Promise<McpHub> {
+  const globalConfigFile = join(storage, "tandem_mcp_settings.json");
+  await writeFile(globalConfigFile, JSON.stringify({ mcpServers: mcp.servers }, null, 2));
+  const hub = new McpHub({ globalConfigFile, trustWorkspace: () => false, workspaceFolders: () => [workspace], watch: false, connectTimeoutMs: mcp.connectTimeoutMs ?? 10_000 });
+  void hub.start();
+  return hub;
 }
 
 function withDiffView(host: NodeHost, diffView: DiffViewHost | undefined): HostBridge {

@@ -13,6 +13,7 @@ import { DEFAULT_AUTO_APPROVAL, type AutoApprovalSettings } from "../../src/shar
 import type { ScriptTurn } from "../support/script";
 import { startHarness, type Harness } from "../support/task-harness";
 import { startTestSite, type TestSite } from "../support/web-fetch-test-server";
+import { serverScript, stdio } from "../mcp/support";
 
 const IMAGE = "data:image/png;base64,iVBORw0KTk9URQ==";
 
@@ -26,7 +27,12 @@ const CALLS: Readonly<Record<string, (site: TestSite) => Record<string, string>>
   list_code_definition_names: () => ({ path: "src/main.ts" }),
   execute_command: () => ({ command: "echo ran" }),
   web_fetch: (site) => ({ url: site.url("/article") }),
+  use_mcp_tool: () => ({ server_name: "everything", tool_name: "echo", arguments: '{"message": "hi"}' }),
+  access_mcp_resource: () => ({ server_name: "everything", uri: "demo://resource/dynamic/text/1" }),
 };
+
+/** The MCP tools need a server to ask about. */
+const MCP = { servers: { everything: stdio(serverScript("server-everything"), "stdio") } };
 
 const FILES: Readonly<Record<string, string>> = { "src/main.ts": "export const main = 1;\nexport function start() {}\n" };
 
@@ -68,7 +74,7 @@ describe("a note typed with Approve", () => {
   ] as const)("in %s mode", (mode, call, done) => {
     it.each(asking.map((tool) => [tool.name]))("reaches the model after %s", async (name) => {
       const params = CALLS[name]?.(site) ?? {};
-      const h = (harness = await startHarness({ provider: "anthropic", settings: { toolCallMode: mode, autoApproval: ASK_ALL }, answer: approveWithNote, turns: [call(name, params), done] }));
+      const h = (harness = await startHarness({ provider: "anthropic", settings: { toolCallMode: mode, autoApproval: ASK_ALL }, answer: approveWithNote, turns: [call(name, params), done], ...(name.includes("mcp") ? { mcp: MCP } : {}) }));
       for (const [file, content] of Object.entries(FILES)) {
         await mkdir(join(h.workspace, file, ".."), { recursive: true });
         await writeFile(join(h.workspace, file), content);

@@ -3,6 +3,8 @@ import { ChatView } from "./chat/ChatView";
 import { MissingKeyBanner } from "./components/MissingKeyBanner";
 import { NoticeBanner } from "./components/NoticeBanner";
 import { HistoryView } from "./history/HistoryView";
+import { Elicitations } from "./mcp/ElicitationForm";
+import { McpView } from "./mcp/McpView";
 import { SettingsView } from "./settings/SettingsView";
 import { ExtensionStore } from "./state/extension-store";
 import { PanelContext, usePanel, type Panel } from "./state/panel-context";
@@ -24,18 +26,20 @@ function Views() {
   const { store } = usePanel();
   const view = useExtensionState((state) => state.view);
   const toChat = () => store.setView("chat");
-  // No in-panel toolbar: the view's title bar (package.json) opens history and settings through the
+  // No in-panel toolbar: the view's title bar (package.json) opens history, MCP servers and settings through the
   // host's showView, and each of those views has its own Done button back to the chat.
   return (
     <main className="panel">
       <NoticeBanner />
       <MissingKeyBanner />
+      <Elicitations />
       {/* The chat stays mounted (hidden) so its scroll position and draft survive a visit to settings. */}
       <div className="view-slot" hidden={view !== "chat"}>
         <ChatView />
       </div>
       {view === "settings" && <SettingsView onDone={toChat} />}
       {view === "history" && <HistoryView onDone={toChat} />}
+      {view === "mcp" && <McpView onDone={toChat} />}
     </main>
   );
 }

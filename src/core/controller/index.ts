@@ -11,6 +11,7 @@ import { IgnoreController } from "../ignore/ignore-controller";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import { buildSystemPrompt } from "../prompts/system-prompt";
+import { describeServersForPrompt, type McpHub } from "../mcp";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
 import { TaskStorage } from "../storage/task-storage";
@@ -19,7 +20,7 @@ import { checkpointOf, rewound, type CheckpointChange, type CheckpointService, t
 import type { RestoredFiles } from "../../shared/checkpoints";
 import type { ChatListener } from "../task/message-state";
 import type { RetryOptions } from "../task/retry-policy";
-import { TOOLS } from "../task/tools/registry";
+import { MCP_TOOL_NAMES, TOOLS } from "../task/tools/registry";
 import type { ToolDefinition } from "../task/tools/types";
 import type { SettingsSource } from "./settings-source";
 
@@ -50,6 +51,13 @@ export interface ControllerOptions {
   environment?: { os: string; shell: string };
   /** The OS sandbox commands run in (it outlives tasks); none runs them unconfined. */
   sandbox?: CommandSandbox;
+  /**
+   * The MCP servers (it outlives tasks; whoever builds the Controller creates, starts and disposes
+   * it). None: tasks have no MCP tools and the prompt no MCP section.
+   */
+  mcp?: McpHub;
+  /** How long each request waits for MCP servers still connecting (default 10 s). */
+  mcpConnectWaitMs?: number;
   partialUpdateIntervalMs?: number;
 }
 
@@ -152,9 +160,11 @@ export class Controller {
     const ignore = await this.ignoreController();
     // The first task may start while the sandbox is still being checked: its commands wait for that anyway.
     const sandboxStatus = await options.sandbox?.ready();
-    const tools = options.tools ?? TOOLS;
+    const tools = withoutMcpTools(options.tools ?? TOOLS, options.mcp === undefined);
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
-    let prompt: { mode: string; text: string } | undefined;
+    const hub = MCP_TOOL_NAMES.some((name) => Object.hasOwn(tools, name)) ? options.mcp : undefined;
+    // Rebuilt when the mode or what the prompt says of the MCP servers changes (one connected, one failed).
+    let prompt: { mode: string; mcp: string; text: string } | undefined;
     return new Task({
       taskId,
       api,
@@ -165,11 +175,14 @@ export class Controller {
       settings: () => this.getSettings(),
       systemPrompt: () => {
         const mode = this.getSettings().toolCallMode;
-        if (prompt?.mode !== mode) {
-          prompt = { mode, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus) }) };
+        const mcp = hub ? describeServersForPrompt(hub.servers()) : "";
+        if (prompt?.mode !== mode || prompt.mcp !== mcp) {
+          prompt = { mode, mcp, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp }) };
         }
         return prompt.text;
       },
+      mcp: hub,
+      mcpConnectWaitMs: options.mcpConnectWaitMs,
       listener: this.chatListener(taskId),
       storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,
       checkpoints: this.taskCheckpoints(taskId),
@@ -373,6 +386,12 @@ function historyChange(message: ChatMessage, added: boolean): { status?: TaskSta
 function statusOf(outcome: TaskOutcome, task: Task): TaskStatus {
   if (outcome === "aborted") return task.state.abortReason === "shutdown" ? "interrupted" : "cancelled";
   return outcome === "mistake_limit" ? "failed" : outcome;
+}
+
+/** A session without MCP servers offers no MCP tools: they could only fail, and cost prompt. */
+function withoutMcpTools(tools: Readonly<Record<string, ToolDefinition>>, drop: boolean): Readonly<Record<string, ToolDefinition>> {
+  if (!drop) return tools;
+  return Object.fromEntries(Object.entries(tools).filter(([name]) => !MCP_TOOL_NAMES.includes(name)));
 }
 
 /** What the system prompt says of the sandbox: read when the task starts, as the sandbox is then. */

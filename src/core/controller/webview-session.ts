@@ -26,7 +26,15 @@ import { StreamDeltas } from "./stream-deltas";
 import { storedSettings } from "./settings-source";
 import { describeRestore, RESTORE_SCOPES, type CheckpointService, type RestoreScope } from "./checkpoints";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpHub } from "../mcp";
+import { McpPanel, type McpPanelHost } from "./mcp-panel";
+import { NO_MCP } from "./mcp-views";
 export { CommandSandbox } from "../sandbox/command-sandbox";
+export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
+export { McpHub } from "../mcp";
+export type { McpHubOptions, McpServerSandbox } from "../mcp";
+export type { McpPanelHost } from "./mcp-panel";
 export { gitCheckpoints } from "../checkpoints/checkpoint-service";
 
 export interface WebviewSessionDeps {
@@ -45,6 +53,10 @@ export interface WebviewSessionDeps {
   checkpoints?: CheckpointService;
   /** Builds the provider client; the default loads the SDKs on the first task. */
   createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
+  /** The MCP servers (owned by the host, which disposes them after the session); none: no MCP. */
+  mcp?: McpHub;
+  /** The hub's files and what the MCP view's file actions need of the host. */
+  mcpHost?: McpPanelHost;
   /** Passed to the Controller (tests shorten retries and throttling). */
   controllerOptions?: Partial<Pick<ConstructorParameters<typeof Controller>[0], "retry" | "partialUpdateIntervalMs" | "environment">>;
 }
@@ -60,6 +72,9 @@ export class WebviewSession implements ControllerListener {
   private readonly settingsSubscription: { dispose(): void };
   /** What the webview holds of the rows streaming now, so their updates go as deltas. */
   private readonly deltas = new StreamDeltas();
+  private readonly mcpPanel: McpPanel | undefined;
+  /** The task shown last, so its end cancels what its servers asked meanwhile. */
+  private shownTaskId: string | undefined;
 
   constructor(private readonly deps: WebviewSessionDeps) {
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
@@ -72,10 +87,12 @@ export class WebviewSession implements ControllerListener {
       history: this.history,
       sandbox: deps.sandbox,
       checkpoints: deps.checkpoints,
+      mcp: deps.mcp,
       ...deps.controllerOptions,
     });
     // The Controller reads the store itself; the panel only needs to be told.
     this.settingsSubscription = deps.settings.onDidChange(() => void this.postSettings());
+    if (deps.mcp) this.mcpPanel = new McpPanel(deps.mcp, deps.mcpHost, deps.post, () => this.controller.currentTask?.taskId);
   }
 
   // ------------------------------------------------------------ from the webview
@@ -103,11 +120,7 @@ export class WebviewSession implements ControllerListener {
       case "resumeTask":
         return this.resumeTask(message.id);
       case "deleteTask":
-        if (this.controller.currentTask?.taskId === message.id) await this.controller.clearTask();
-        await this.history.delete(message.id);
-        // Its checkpoints go with it; what other tasks share stays.
-        await (await this.deps.checkpoints?.forTask(message.id))?.deleteTask();
-        return this.deps.post({ type: "historyItemRemoved", id: message.id });
+        return this.deleteTask(message.id);
       case "updateAgentSettings":
         await this.deps.settings.updateAgentSettings(message.settings);
         return this.postSettings();
@@ -127,7 +140,20 @@ export class WebviewSession implements ControllerListener {
       case "checkpointStore":
         if (message.action === "clean") await this.deps.checkpoints?.clean();
         return this.deps.post({ type: "checkpointStore", bytes: (await this.deps.checkpoints?.size()) ?? 0 });
+      case "mcpAction":
+        if (!this.mcpPanel) throw new Error("MCP servers are not available here.");
+        return this.mcpPanel.act(message.action);
+      case "mcpElicitationAnswer":
+        return this.mcpPanel?.answer(message.answer);
     }
+  }
+
+  private async deleteTask(id: string): Promise<void> {
+    if (this.controller.currentTask?.taskId === id) await this.controller.clearTask();
+    await this.history.delete(id);
+    // Its checkpoints go with it; what other tasks share stays.
+    await (await this.deps.checkpoints?.forTask(id))?.deleteTask();
+    this.deps.post({ type: "historyItemRemoved", id });
   }
 
   private async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<void> {
@@ -190,6 +216,11 @@ export class WebviewSession implements ControllerListener {
     this.controller.answer(question.id, response);
   }
 
+  /** The hub's `elicit` callback: the form shows in the panel; without MCP here, declined. */
+  elicit(server: string, params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult> {
+    return this.mcpPanel ? this.mcpPanel.elicitations.elicit(server, params, signal) : Promise.resolve({ action: "decline" });
+  }
+
   showView(view: PanelView): void {
     this.deps.post({ type: "showView", view });
   }
@@ -204,6 +235,7 @@ export class WebviewSession implements ControllerListener {
 
   async dispose(): Promise<void> {
     this.settingsSubscription.dispose();
+    this.mcpPanel?.dispose();
     await this.controller.dispose();
   }
 
@@ -233,12 +265,15 @@ export class WebviewSession implements ControllerListener {
 
   onTaskChanged(task: TaskSummary | undefined): void {
     this.deltas.reset();
+    if (this.shownTaskId && this.shownTaskId !== task?.id) this.mcpPanel?.elicitations.taskEnded(this.shownTaskId);
+    this.shownTaskId = task?.id;
     this.deps.post({ type: "taskChanged", task });
     this.deps.post({ type: "taskRunning", running: task !== undefined });
     this.deps.runningTaskChanged?.(task?.id);
   }
 
-  onTaskFinished(_taskId: string, _outcome: TaskOutcome): void {
+  onTaskFinished(taskId: string, _outcome: TaskOutcome): void {
+    this.mcpPanel?.elicitations.taskEnded(taskId);
     this.deps.post({ type: "taskRunning", running: false });
     this.deps.runningTaskChanged?.(undefined);
   }
@@ -256,7 +291,7 @@ export class WebviewSession implements ControllerListener {
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
     const question = this.controller.openQuestion;
-    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history } });
+    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP } });
   }
 
   private async postSettings(): Promise<void> {

@@ -19,6 +19,8 @@ export interface SystemPromptOptions {
   readonly customInstructions?: string;
   /** Commands run inside the OS sandbox: what it lets them write and reach. */
   readonly sandbox?: { readonly network: string };
+  /** The MCP servers' section (`describeServersForPrompt`); empty or absent: none. */
+  readonly mcpServers?: string;
 }
 
 const SEPARATOR = "\n\n====\n\n";
@@ -32,6 +34,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     rulesSection(options.cwd, tools),
     environmentSection(options),
   ];
+  if (options.mcpServers) sections.push(mcpSection(options.mcpServers, options.toolCallMode));
   const custom = options.customInstructions?.trim();
   if (custom) sections.push(`THE PERSON'S INSTRUCTIONS\n\nFollow these on top of the rules above.\n\n${custom}`);
   return sections.join(SEPARATOR);
@@ -108,6 +111,11 @@ ${editRule}
 - Be direct and technical. Don't open messages with filler such as "Great", "Certainly" or "Sure".
 - Never end a message with a question or an offer to help further; the only way to ask the person something is ask_followup_question.
 - When the task is done, and you have seen the result of every tool you used, finish with attempt_completion. Its result is final: no questions, no offers.`;
+}
+
+function mcpSection(servers: string, mode: ToolCallMode): string {
+  if (mode !== "native") return servers;
+  return `${servers}\n\nEach of these tools is also offered as a function named mcp__<server>__<tool>; calling it is the same as use_mcp_tool.`;
 }
 
 function environmentSection(options: SystemPromptOptions): string {

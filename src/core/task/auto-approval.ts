@@ -35,7 +35,7 @@ export async function decideApproval(
     read: auto.readFiles && (!outside || auto.readFilesExternally),
     edit: auto.editFiles && (!outside || auto.editFilesExternally),
     browser: auto.useBrowser,
-    mcp: auto.useMcp,
+    mcp: auto.useMcp || request.allowedByConfig === true,
   }[request.category];
   return allowed ? { verdict: "auto" } : { verdict: "ask" };
 }

@@ -24,6 +24,7 @@ import { askToGoOn, reopenChat } from "./resume";
 import { ended, type AttemptOutcome, type RoundOutcome, type TaskOutcome } from "./round-outcome";
 import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
+import { McpInLoop } from "./mcp-in-loop";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -58,6 +59,7 @@ export class Task {
   private disposed = false;
   /** Started with the task (startTask, resumeTask), when the params open checkpoints. */
   private checkpoints: TaskCheckpoints | undefined;
+  private readonly mcp: McpInLoop;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -70,6 +72,8 @@ export class Task {
     this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
     const ignore = params.ignore ?? { isIgnored: () => false };
     this.commands = new TaskCommands(params.host.terminal, params.commandSandbox, [params.host.workspace.root], ignore);
+    const signal = this.abortController.signal;
+    this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -84,6 +88,8 @@ export class Task {
       say: (kind, text, extra) => this.say(kind, text, extra).then(() => undefined),
       withStateLock: (fn) => this.withStateLock(fn),
       beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
+      mcp: params.mcp,
+      aliasCall: (call) => this.mcp.aliasCall(call),
     });
     this.presenter = new AnswerPresenter({
       state: this.state,
@@ -308,13 +314,16 @@ export class Task {
    * backoff (or put to the person); the stream is yielded only once a first chunk arrived.
    */
   async *attemptApiRequest(): ApiStream {
+    // MCP servers still connecting get up to 10 s, then the request goes without them.
+    await this.mcp.beforeRequest();
     for (;;) {
       // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
       if (this.state.abort) return;
+      const native = this.params.settings().toolCallMode === "native";
       const stream = this.params.api.createMessage(
         this.params.systemPrompt(),
         this.messages.apiHistory,
-        this.params.settings().toolCallMode === "native" ? toolSpecs(this.params.tools) : undefined,
+        native ? [...toolSpecs(this.params.tools), ...this.mcp.nativeSpecs()] : undefined,
       );
       let first: IteratorResult<unknown>;
       try {

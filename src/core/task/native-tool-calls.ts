@@ -52,7 +52,7 @@ export class NativeToolCallAccumulator {
         }
         const cutOff: CutOff | undefined = !input && isUnfinishedJson(text) ? { reason: ended, incompleteArguments: true } : undefined;
         return {
-          call: { type: "tool_use", name: pending.name, params, partial: false, id: pending.id, ...(cutOff ? { cutOff } : {}) },
+          call: { type: "tool_use", name: pending.name, params, partial: false, id: pending.id, ...(input ? { input } : {}), ...(cutOff ? { cutOff } : {}) },
           input: input ?? {},
         };
       });

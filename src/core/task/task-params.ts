@@ -2,6 +2,7 @@
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AgentSettings } from "../../shared/settings";
+import type { CallToolOptions, McpResourceResult, McpServerSnapshot, McpToolResult } from "../mcp";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { TaskStorage } from "../storage/task-storage";
 import type { RetryOptions } from "./api-request-retrier";
@@ -14,6 +15,18 @@ export interface CheckpointRepository {
   initialize(): Promise<string>;
   /** The workspace now; `changed` false (and no new commit) when nothing changed since the last. */
   save(label: string): Promise<{ hash: string; changed: boolean }>;
+}
+
+/**
+ * What a task uses of the MCP hub (the Controller owns the hub; `McpHub` fits this as it is):
+ * the wait before a request, the servers for the prompt and the native specs, the calls.
+ */
+export interface McpServers {
+  waitForConnections(timeoutMs: number): Promise<{ readonly stillConnecting: readonly string[] }>;
+  servers(): readonly McpServerSnapshot[];
+  /** Validates `args` against the tool's input schema, applies the server's timeout; throws McpCallError. */
+  callTool(server: string, tool: string, args: unknown, options?: CallToolOptions): Promise<McpToolResult>;
+  readResource(server: string, uri: string, options?: { signal?: AbortSignal }): Promise<McpResourceResult>;
 }
 
 export interface TaskParams {
@@ -32,6 +45,10 @@ export interface TaskParams {
   storage?: TaskStorage;
   /** Opens the task's checkpoints; none, or undefined (they cannot work here, and the person was told), runs without them; a rejection is said in the chat. */
   checkpoints?: () => Promise<CheckpointRepository | undefined>;
+  /** The MCP servers (the Controller's hub): waited for before each request, offered as tools. */
+  mcp?: McpServers;
+  /** How long a request waits for servers still connecting (default 10 s; tests shorten it). */
+  mcpConnectWaitMs?: number;
   retry?: Partial<RetryOptions>;
   /** Interval between partial UI updates of streamed text (first token and tool blocks go at once). */
   partialUpdateIntervalMs?: number;

@@ -51,10 +51,10 @@ function withNote(result: ToolResult, note: Feedback | undefined): ToolResult {
   if (result.kind !== "ok" || !(note?.text || note?.images?.length)) return result;
   const said = note.text ? formatResponse.approvedWithNote(note.text) : undefined;
   if (typeof result.content === "string") {
-    return { kind: "ok", content: formatResponse.toolResult(said ? `${result.content}\n\n${said}` : result.content, note.images) };
+    return { ...result, content: formatResponse.toolResult(said ? `${result.content}\n\n${said}` : result.content, note.images) };
   }
   const blocks: (TextBlock | ImageBlock)[] = [...result.content];
   if (said) blocks.push({ type: "text", text: said });
   for (const image of note.images ?? []) blocks.push(imageBlockFromDataUrl(image));
-  return { kind: "ok", content: blocks };
+  return { ...result, content: blocks };
 }

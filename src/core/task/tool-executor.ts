@@ -15,9 +15,10 @@ import { readParams } from "./tools/params";
 import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
+import type { McpServers } from "./task-params";
 
-/** A complete or partial tool call; native calls carry the provider's id. */
-export type ToolCall = ToolUse & { id?: string };
+/** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
+export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
 
 export interface ToolExecutorDeps {
   readonly tools: Readonly<Record<string, ToolDefinition>>;
@@ -35,6 +36,10 @@ export interface ToolExecutorDeps {
   withStateLock<T>(fn: () => T): Promise<T>;
   /** What a tool that is not read-only waits for first: the task's initial checkpoint. */
   beforeChange?(): Promise<void> | undefined;
+  /** The MCP servers, for the MCP tools; none without a hub. */
+  readonly mcp?: McpServers;
+  /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
+  aliasCall?(call: ToolCall): ToolCall | undefined;
 }
 
 /**
@@ -56,8 +61,9 @@ export class ToolExecutor {
     return this.previews.dispose();
   }
 
-  async executeTool(call: ToolCall): Promise<void> {
+  async executeTool(named: ToolCall): Promise<void> {
     const { state } = this.deps;
+    const call = (named.id !== undefined && !named.partial && this.deps.aliasCall?.(named)) || named;
     const native = call.id !== undefined;
     if (state.didRejectTool) {
       if (!call.partial) await this.settle(call, formatResponse.toolSkippedAfterRejection(call.name));
@@ -97,7 +103,7 @@ export class ToolExecutor {
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
     switch (result.kind) {
       case "ok":
-        return this.settle(call, result.content, (state) => (state.consecutiveMistakeCount = 0));
+        return this.settle(call, result.content, (state) => (state.consecutiveMistakeCount = 0), result.isError);
       case "rejected":
         return this.settle(call, this.feedbackContent(formatResponse.toolDenied(), result.feedback), (state) => (state.didRejectTool = true));
       case "task_completed":
@@ -146,13 +152,13 @@ export class ToolExecutor {
    * content (XML calls as text blocks, native calls as a tool_result for their id), and `change`
    * records what it means for the round (a rejection, the task's end, the mistake count).
    */
-  private settle(call: ToolCall, content: string | (TextBlock | ImageBlock)[], change?: (state: TaskState) => void): Promise<void> {
+  private settle(call: ToolCall, content: string | (TextBlock | ImageBlock)[], change?: (state: TaskState) => void, isError = false): Promise<void> {
     const { state } = this.deps;
     return this.deps.withStateLock(() => {
       change?.(state);
       const out = state.userMessageContent;
       if (call.id !== undefined) {
-        out.push({ type: "tool_result", toolUseId: call.id, content });
+        out.push({ type: "tool_result", toolUseId: call.id, content, ...(isError ? { isError } : {}) });
         return;
       }
       out.push({ type: "text", text: `[${describeCall(call)}] Result:` });
@@ -171,6 +177,7 @@ export class ToolExecutor {
       background: deps.background,
       commands: deps.commands,
       previews: this.previews,
+      ...(deps.mcp ? { mcp: deps.mcp } : {}),
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),

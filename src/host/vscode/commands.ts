@@ -28,6 +28,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     "tandem.newTask": () => newTask(deps),
     "tandem.openSettings": async () => void (await showPanelView(deps, "settings")),
     "tandem.showHistory": async () => void (await showPanelView(deps, "history")),
+    "tandem.showMcp": async () => void (await showPanelView(deps, "mcp")),
     "tandem.focusChatInput": async () => (await showPanelView(deps, "chat")).focusInput(),
     "tandem.addSelectionToChat": () => addSelectionToChat(deps),
     "tandem.cancelTask": () => cancelTask(deps),

@@ -20,6 +20,8 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   compareCheckpoint: true,
   restoreCheckpoint: true,
   checkpointStore: true,
+  mcpAction: true,
+  mcpElicitationAnswer: true,
 };
 
 export type IncomingCheck = { readonly ok: true; readonly message: FromWebviewMessage } | { readonly ok: false; readonly reason: string };

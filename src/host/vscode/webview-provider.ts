@@ -22,6 +22,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   private readonly outbox = new WebviewOutbox();
   /** Subscriptions of the current page; replaced when the view is resolved again. */
   private pageSubscriptions: DisposableLike[] = [];
+  /** The view of the current page, to tell whether the person can see it. */
+  private shownView: vscode.WebviewView | undefined;
   private readonly interrupted: InterruptedTaskMemory | undefined;
   /** The interrupted task is reopened once per host, by the first page that is ready. */
   private restoreChecked = false;
@@ -60,6 +62,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     return { dispose: () => this.pageReadyListeners.delete(listener) };
   }
 
+  /** Whether the panel is on screen now (a hidden one still gets messages, but nobody sees them). */
+  get visible(): boolean {
+    return this.shownView?.visible ?? false;
+  }
+
   /** Opens the Tandem side bar on the chat view (resolving it if it never was). */
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
@@ -84,7 +91,9 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     });
     const sink = (message: ToWebviewMessage) => this.deliver(view, message);
     this.outbox.attach(sink);
+    this.shownView = view;
     this.pageSubscriptions = [
+      { dispose: () => (this.shownView = this.shownView === view ? undefined : this.shownView) },
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidDispose(() => {
         this.outbox.detach(sink);

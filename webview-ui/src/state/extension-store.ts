@@ -5,6 +5,7 @@
  */
 import type { ChatMessage } from "../../../src/shared/messages";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
+import type { McpPanelState } from "../../../src/shared/mcp";
 import type {
   HistoryItem,
   OpenQuestion,
@@ -40,6 +41,8 @@ export interface PanelState {
   readonly sandbox: SandboxStatus | undefined;
   /** The checkpoint store's size on disk as the host last measured it; undefined until asked and answered. */
   readonly checkpointStoreBytes: number | undefined;
+  /** The MCP servers as the host last said, and the forms servers asked to show. */
+  readonly mcp: McpPanelState;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -60,6 +63,7 @@ const INITIAL: PanelState = {
   history: [],
   sandbox: undefined,
   checkpointStoreBytes: undefined,
+  mcp: { available: false, servers: [], problems: [], elicitations: [] },
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -121,7 +125,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history });
+        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp });
         this.messagesReplaced();
         return;
       }
@@ -167,6 +171,15 @@ export class ExtensionStore {
       case "checkpointStore":
         this.patch({ checkpointStoreBytes: message.bytes });
         return;
+      case "mcpServersChanged":
+        this.applyMcpServers(message);
+        return;
+      case "mcpElicitationOpened":
+        this.patch({ mcp: { ...this.state.mcp, elicitations: [...this.state.mcp.elicitations, message.elicitation] } });
+        return;
+      case "mcpElicitationClosed":
+        this.patch({ mcp: { ...this.state.mcp, elicitations: this.state.mcp.elicitations.filter((e) => e.id !== message.id) } });
+        return;
       case "showView":
         this.patch({ view: message.view });
         return;
@@ -203,6 +216,14 @@ export class ExtensionStore {
       notices: [...this.state.notices, notice],
       ...(typed ? { inputRequest: { seq: ++this.seq, kind: "insert", text, images } } : {}),
     });
+  }
+
+  /** Each changed server replaces its namesake in place (a new one goes last); removed ones go. */
+  private applyMcpServers({ changed, removed, problems }: Extract<ToWebviewMessage, { type: "mcpServersChanged" }>): void {
+    const gone = new Set(removed);
+    const servers = this.state.mcp.servers.filter((s) => !gone.has(s.name)).map((s) => changed.find((c) => c.name === s.name) ?? s);
+    for (const server of changed) if (!servers.some((s) => s.name === server.name)) servers.push(server);
+    this.patch({ mcp: { ...this.state.mcp, servers, ...(problems ? { problems } : {}) } });
   }
 
   private upsert(message: ChatMessage): void {

@@ -3,6 +3,7 @@
  * are all derived from it, so a tool is added in exactly one place.
  */
 import type { ToolSpec } from "../../../api/types";
+import { accessMcpResourceTool } from "./access-mcp-resource";
 import { askFollowupQuestionTool } from "./ask-followup-question";
 import { attemptCompletionTool } from "./attempt-completion";
 import { executeCommandTool } from "./execute-command";
@@ -13,6 +14,7 @@ import { readFileTool } from "./read-file";
 import { replaceInFileTool } from "./replace-in-file";
 import { searchFilesTool } from "./search-files";
 import type { ToolDefinition } from "./types";
+import { useMcpToolTool } from "./use-mcp-tool";
 import { webFetchTool } from "./web-fetch";
 import { writeToFileTool } from "./write-to-file";
 
@@ -31,7 +33,12 @@ export const TOOLS = {
   ask_followup_question: askFollowupQuestionTool,
   new_task: newTaskTool,
   web_fetch: webFetchTool,
+  use_mcp_tool: useMcpToolTool,
+  access_mcp_resource: accessMcpResourceTool,
 } satisfies ToolSet;
+
+/** The tools that only mean something with MCP servers: a session without a hub leaves them out. */
+export const MCP_TOOL_NAMES: readonly string[] = [useMcpToolTool.name, accessMcpResourceTool.name];
 
 export type ToolName = keyof typeof TOOLS;
 

@@ -9,6 +9,7 @@ import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../sh
 import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
+import type { McpServers } from "../task-params";
 
 export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
@@ -34,6 +35,8 @@ export interface ToolApproval {
   readonly shell?: TerminalShell;
   /** For commands: the model asks to run it outside the OS sandbox (`sandbox="off"`). */
   readonly outsideSandbox?: boolean;
+  /** The tool's own configuration lets it run unasked (an MCP tool in its server's `autoApprove` list). */
+  readonly allowedByConfig?: boolean;
 }
 
 /** A tool's approval as the policy judges it: with the category its definition declares. */
@@ -66,6 +69,8 @@ export interface ToolContext {
   readonly commands: CommandRunner;
   /** The editor's previews of this task's edits (`edit-preview.ts`); the task disposes them. */
   readonly previews: EditPreviews;
+  /** The MCP servers (use_mcp_tool, access_mcp_resource); none when the session has no hub. */
+  readonly mcp?: McpServers;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
@@ -84,8 +89,8 @@ export type RawParams = Readonly<Record<string, string>>;
 
 /** What a tool hands back; the executor turns it into the model's tool result. */
 export type ToolResult =
-  /** Success: content for the model. */
-  | { readonly kind: "ok"; content: string | (TextBlock | ImageBlock)[] }
+  /** Success: content for the model; `isError` when what ran reported a failure the model should read as one (an MCP tool's isError). */
+  | { readonly kind: "ok"; content: string | (TextBlock | ImageBlock)[]; isError?: boolean }
   /** The person said no (to the approval, or to the tool's own question); their feedback goes to the model. */
   | { readonly kind: "rejected"; feedback?: Feedback }
   /** attempt_completion accepted by the person: the task loop ends. */
