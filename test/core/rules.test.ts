@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RecordedRequest } from "../support/scripted-model-server";
+import type { RecordedRequest } from "../support/script";
 import { approveAll, startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
 import { RULES_LIMIT_BYTES } from "../../src/core/context/rules";
 
