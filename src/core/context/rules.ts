@@ -18,6 +18,7 @@
 import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import * as path from "node:path";
+import type { RuleFileView } from "../../shared/protocol";
 import type { PathGuard } from "../ignore/path-guard";
 import { isWithin } from "../util/real-paths";
 import { errorText } from "../util/error-text";
@@ -52,13 +53,8 @@ export interface RulesInput {
   readonly limitBytes?: number;
 }
 
-/** A rules file that was found (loaded, switched off, or cut). `name`: workspace-relative, or `global/…`. */
-export interface RuleFile {
-  readonly name: string;
-  readonly enabled: boolean;
-  /** Switched on but not in the prompt: over the size limit. */
-  readonly cut?: boolean;
-}
+/** A rules file that was found (loaded, switched off, or cut by the limit). `name`: workspace-relative, or `global/…`. */
+export type RuleFile = RuleFileView;
 
 export interface LoadedRules {
   /** In prompt order, only those that go into the prompt. */
