@@ -167,6 +167,19 @@ describe("rules in the system prompt", () => {
     expect(prompt).not.toContain("OUTSIDE-PLAIN");
     const said = infos(h).join("\n");
     expect(said).toContain("AGENTS.md");
-    expect(said).toContain(".clinerules/linked.md is a link to");
+    expect(said).toContain(".clinerules/linked.md leads through a link to");
+  });
+
+  it("a rules folder that is a link to a folder outside the workspace loads none of its files", async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), "tandem-outside-"));
+    outside.push(elsewhere);
+    await writeFile(join(elsewhere, "notes.md"), "OUTSIDE-FOLDER-RULE");
+    const h = await open({ files: { "AGENTS.md": "INSIDE-RULE" } });
+    await symlink(elsewhere, join(h.workspace, ".clinerules"));
+    expect(await h.run("go")).toBe("completed");
+    const prompt = systemPrompt(h.server.requests[0]);
+    expect(prompt).toContain("INSIDE-RULE");
+    expect(prompt).not.toContain("OUTSIDE-FOLDER-RULE");
+    expect(infos(h).join("\n")).toContain(".clinerules/notes.md leads through a link to");
   });
 });

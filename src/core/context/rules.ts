@@ -15,7 +15,7 @@
  * Cost: a `RulesReader` keeps each file's text keyed by its real path, mtime and size, and each
  * folder's listing by its mtime, so an unchanged rules set costs only stats.
  */
-import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import * as path from "node:path";
 import type { RuleFileView } from "../../shared/protocol";
@@ -168,15 +168,15 @@ export class RulesReader {
     let real: string;
     let stats: Stats;
     try {
-      const link = await lstat(absolute);
-      real = link.isSymbolicLink() ? await realpath(absolute) : absolute;
-      stats = link.isSymbolicLink() ? await stat(real) : link;
+      // Always the real path: a linked folder (`.clinerules` → elsewhere) leads its plain files out too.
+      real = await realpath(absolute);
+      stats = await stat(real);
     } catch (error) {
       return { warning: `${name} could not be read (${errorText(error)}), so it was not loaded.` };
     }
     if (real !== absolute) {
       const realRoot = await realpath(candidate.root).catch(() => candidate.root);
-      if (!isWithin(realRoot, real)) return { warning: `${name} is a link to ${real}, outside ${candidate.root === input.globalFolder ? "the global rules folder" : "the workspace"}, so it was not loaded.` };
+      if (!isWithin(realRoot, real)) return { warning: `${name} leads through a link to ${real}, outside ${candidate.root === input.globalFolder ? "the global rules folder" : "the workspace"}, so it was not loaded.` };
       if (input.guard.isIgnored(real)) return { warning: `${name} leads to an ignored or secret file, so it was not loaded as a rule.` };
     }
     if (!stats.isFile()) return { warning: `${name} is not a regular file, so it was not loaded.` };
