@@ -20,6 +20,11 @@ describe("parseCliArgs", () => {
 });
 
 describe("parseCliArgs: workspace, saved tasks and approvals", () => {
+  it("reads rules files by default; --no-rules skips them, --custom-instructions adds text", () => {
+    expect(parseCliArgs(["go"], {})).toMatchObject({ rules: true, customInstructions: "" });
+    expect(parseCliArgs(["--no-rules", "--custom-instructions", "Use tabs.", "go"], {})).toMatchObject({ rules: false, customInstructions: "Use tabs." });
+  });
+
   it("resolves a relative --cwd and --storage against the current folder", () => {
     expect(parseCliArgs(["--cwd", "ws", "--storage", "../store", "go"], {}, "/home/me/src")).toMatchObject({
       cwd: "/home/me/src/ws",

@@ -36,6 +36,10 @@ export interface CliOptions {
   checkpoints: boolean;
   /** MCP servers: the global file (or --mcp-config), the workspace's with --trust-workspace; none with --no-mcp. */
   mcp: CliMcp;
+  /** Read the rules files (the workspace's and the global folder's); off: --no-rules. */
+  rules: boolean;
+  /** --custom-instructions TEXT: added to every request's system prompt. */
+  customInstructions: string;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -67,6 +71,10 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
                                 (else ~/.local/share/tandem/tandem_mcp_settings.json)
   --trust-workspace             also start the servers of the workspace's .tandem/mcp.json
   --no-mcp                      start no MCP servers
+  --custom-instructions TEXT    your own instructions, added to every request's system prompt
+  --no-rules                    read no rules files (.tandemrules, .clinerules, AGENTS.md,
+                                .cursorrules, .cursor/rules/, .windsurfrules, and the global folder
+                                $XDG_DATA_HOME/tandem/rules/, else ~/.local/share/tandem/rules/)
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -114,6 +122,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "mcp-config": { type: "string" },
       "trust-workspace": { type: "boolean", default: false },
       "no-mcp": { type: "boolean", default: false },
+      "custom-instructions": { type: "string" },
+      "no-rules": { type: "boolean", default: false },
       task: { type: "string" },
       scope: { type: "string" },
       json: { type: "boolean", default: false },
@@ -149,6 +159,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     sandbox: parseSandbox(values),
     checkpoints: !values["no-checkpoints"],
     mcp: parseMcp(values, cwd),
+    rules: !values["no-rules"],
+    customInstructions: values["custom-instructions"] ?? "",
   };
 }
 

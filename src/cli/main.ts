@@ -27,6 +27,7 @@ import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
 import { startMcpHub } from "./mcp-servers";
 import { CliPrinter } from "./printer";
 import { findSavedTask, formatTaskList, storageRootFor } from "./saved-tasks";
+import { defaultRulesFolder } from "./data-folder";
 import { TerminalScreen } from "./terminal-screen";
 
 /** A problem with what the person asked for: reported with exit code 64. */
@@ -127,7 +128,9 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval },
       sandbox: cli.sandbox,
       checkpoints: cli.checkpoints,
+      customInstructions: cli.customInstructions,
     }),
+    rules: { globalFolder: defaultRulesFolder(process.env), files: cli.rules },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.
     checkpoints: saved.storageRoot ? gitCheckpoints(saved.storageRoot, () => cli.cwd) : undefined,
     storageRoot: saved.storageRoot,

@@ -6,8 +6,8 @@
  * Servers with `"sandbox": true` run in the run's command sandbox (`--sandbox`). The hub starts
  * without waiting; each request waits for it at most 10 s.
  */
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { tandemDataFolder } from "./data-folder";
 import { McpHub, type McpServerSandbox, type WorkspaceTrustRequest } from "../core/mcp";
 
 export type CliMcp =
@@ -16,8 +16,7 @@ export type CliMcp =
   | { readonly kind: "on"; readonly configFile?: string; readonly trustWorkspace: boolean };
 
 export function defaultMcpConfigFile(env: NodeJS.ProcessEnv): string {
-  const dataHome = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
-  return join(dataHome, "tandem", "tandem_mcp_settings.json");
+  return join(tandemDataFolder(env), "tandem_mcp_settings.json");
 }
 
 /** The hub for this run, started (not awaited); undefined with --no-mcp. Problems of the files are said once they are read. */

@@ -145,6 +145,19 @@ export type PanelView = "chat" | "settings" | "history" | "mcp";
 /** The string fields of a chat message that grow while it streams: its text, and a tool's content. */
 export type StreamedField = "text" | "tool.content";
 
+/** A rules file as the rules reader found it (core/context/rules.ts): its name, its switch, and whether the size limit cut it. */
+export interface RuleFileView {
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly cut?: boolean;
+}
+
+/** The rules files of the workspace and the global folder, and what the reader warned of. */
+export interface RulesView {
+  readonly files: readonly RuleFileView[];
+  readonly warnings: readonly string[];
+}
+
 export type ToWebviewMessage =
   | { readonly type: "state"; state: WebviewState }
   | { readonly type: "messageAdded"; message: ChatMessage }
@@ -168,6 +181,8 @@ export type ToWebviewMessage =
   | { readonly type: "settingsChanged"; settings: WebviewSettings }
   /** The checkpoint store's size on disk, after a `checkpointStore` request. */
   | { readonly type: "checkpointStore"; bytes: number }
+  /** The rules files as read now, after a `rules` request or a change of their switches. */
+  | { readonly type: "rules"; rules: RulesView }
   /** A saved task was added or changed (its status, its totals); the list is sent whole only in `state`. */
   | { readonly type: "historyItemChanged"; item: HistoryItem }
   | { readonly type: "historyItemRemoved"; id: string }
@@ -212,6 +227,8 @@ export type FromWebviewMessage =
   | { readonly type: "restoreCheckpoint"; ts: number; scope: RestoreScope }
   /** Asks for the checkpoint store's size (answered with `checkpointStore`), or deletes it all. */
   | { readonly type: "checkpointStore"; action: "measure" | "clean" }
+  /** Asks for the rules files found now (answered with `rules`). */
+  | { readonly type: "rules" }
   /** An action of the MCP view; a failure comes back as a notice. */
   | { readonly type: "mcpAction"; action: McpAction }
   /** The person's answer to an open elicitation (refused with a notice when it no longer is open or does not fit). */

@@ -72,6 +72,10 @@ export interface AgentSettings {
   sandbox: SandboxSettings;
   /** Save the workspace after each round that changed files, to compare and restore (needs git). */
   checkpoints: boolean;
+  /** The person's own instructions, added to every request's system prompt. */
+  customInstructions: string;
+  /** Rules files switched on or off, by the name the rules reader gives them (e.g. ".clinerules/style.md"); a file not listed is on. */
+  ruleToggles: Record<string, boolean>;
 }
 
 /**
@@ -95,4 +99,6 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   stallTimeoutSeconds: 30,
   sandbox: DEFAULT_SANDBOX_SETTINGS,
   checkpoints: true,
+  customInstructions: "",
+  ruleToggles: {},
 };

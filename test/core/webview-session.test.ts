@@ -2,7 +2,7 @@
  * The host side of the chat panel, without an editor: the protocol messages it posts for a whole
  * task, what it does with the webview's messages, and what never crosses to the webview.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -281,3 +281,30 @@ describe("the open question", () => {
   }, 20_000);
 });
 
+
+describe("the rules files in the panel", () => {
+  it("lists the workspace's and the global rules on request, and a switch turned off shows at once and leaves the next task's prompt", async () => {
+    await writeFile(join(workspace, "AGENTS.md"), "AGENTS-PANEL-RULE");
+    await mkdir(join(storage, "rules"), { recursive: true });
+    await writeFile(join(storage, "rules", "mine.md"), "GLOBAL-PANEL-RULE");
+    await send({ type: "rules" });
+    expect(ofType("rules").at(-1)?.rules.files).toEqual([
+      { name: "global/mine.md", enabled: true },
+      { name: "AGENTS.md", enabled: true },
+    ]);
+    await send({ type: "updateAgentSettings", settings: { ruleToggles: { "AGENTS.md": false } } });
+    expect(ofType("rules").at(-1)?.rules.files).toEqual([
+      { name: "global/mine.md", enabled: true },
+      { name: "AGENTS.md", enabled: false },
+    ]);
+    await secrets.setApiKey("anthropic", SECRET);
+    server.enqueue(done);
+    const stop = approveThroughProtocol();
+    await send({ type: "newTask", text: "go", images: [] });
+    await session.controller.waitForTask();
+    stop();
+    const system = JSON.stringify(server.requests[0]?.body.system);
+    expect(system).toContain("GLOBAL-PANEL-RULE");
+    expect(system).not.toContain("AGENTS-PANEL-RULE");
+  });
+});

@@ -37,6 +37,17 @@ describe("the declared configuration", () => {
 });
 
 describe("readAgentSettings", () => {
+  it("reads the custom instructions and the rules files' switches; a bad switch map is reported and replaced", () => {
+    const read = readAgentSettings(defaults({ customInstructions: "Use tabs.", "rules.toggles": { "AGENTS.md": false } }));
+    expect(read.problems).toEqual([]);
+    expect(read.value).toMatchObject({ customInstructions: "Use tabs.", ruleToggles: { "AGENTS.md": false } });
+    const bad = readAgentSettings(defaults({ "rules.toggles": { "AGENTS.md": "off" } }));
+    expect(bad.value.ruleToggles).toEqual({});
+    expect(bad.problems[0]).toContain("tandem.rules.toggles must be an object of rule names and true/false");
+    expect(agentSettingsEntries({ ruleToggles: { ".clinerules/a.md": false } })).toEqual([["rules.toggles", { ".clinerules/a.md": false }]]);
+    expect(() => agentSettingsEntries({ customInstructions: 3 })).toThrow(SettingValueError);
+  });
+
   it("maps the keys onto the settings shape", () => {
     const read = readAgentSettings(
       defaults({ yoloMode: true, "autoApprove.editFiles": true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: [" git status ", "", "ls"] }),

@@ -48,6 +48,8 @@ export interface HarnessOptions {
    * the storage folder), started without waiting as the hosts do; `waitMs` shortens the 10 s wait.
    */
   mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
+  /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
+  rules?: { globalFolder?: string | true; files?: boolean };
 }
 
 export interface Harness {
@@ -128,6 +130,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     environment: { os: "Linux", shell: "/bin/bash" },
     mcp: hub,
     mcpConnectWaitMs: options.mcp?.waitMs,
+    rules: options.rules && { ...options.rules, globalFolder: options.rules.globalFolder === true ? join(storage, "rules") : options.rules.globalFolder },
     listener: {
       onMessageAdded: (m) => seen(m, true),
       onMessageUpdated: (m) => seen(m, false),

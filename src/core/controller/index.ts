@@ -11,6 +11,7 @@ import { IgnoreController } from "../ignore/ignore-controller";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import { buildSystemPrompt } from "../prompts/system-prompt";
+import { RulesReader, rulesForPrompt, type LoadedRules } from "../context/rules";
 import { describeServersForPrompt, type McpHub } from "../mcp";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
@@ -58,6 +59,11 @@ export interface ControllerOptions {
   mcp?: McpHub;
   /** How long each request waits for MCP servers still connecting (default 10 s). */
   mcpConnectWaitMs?: number;
+  /**
+   * The rules files (core/context/rules.ts): `globalFolder` is `<Tandem storage>/rules/`; `files`
+   * false reads none (the CLI's --no-rules). The custom instructions setting applies either way.
+   */
+  rules?: { readonly globalFolder?: string; readonly files?: boolean };
   partialUpdateIntervalMs?: number;
 }
 
@@ -75,6 +81,8 @@ export class Controller {
   /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
   private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
   private toldCheckpointsOff = false;
+  /** Outlives tasks, so its cache of unchanged rules files does too. */
+  private readonly rulesReader = new RulesReader();
 
   constructor(private readonly options: ControllerOptions) {}
 
@@ -164,7 +172,7 @@ export class Controller {
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
     const hub = MCP_TOOL_NAMES.some((name) => Object.hasOwn(tools, name)) ? options.mcp : undefined;
     // Rebuilt when the mode or what the prompt says of the MCP servers changes (one connected, one failed).
-    let prompt: { mode: string; mcp: string; text: string } | undefined;
+    let prompt: { mode: string; mcp: string; rules: string; custom: string; text: string } | undefined;
     return new Task({
       taskId,
       api,
@@ -173,14 +181,18 @@ export class Controller {
       ignore,
       commandSandbox: options.sandbox,
       settings: () => this.getSettings(),
-      systemPrompt: () => {
+      systemPrompt: (loaded) => {
         const mode = this.getSettings().toolCallMode;
         const mcp = hub ? describeServersForPrompt(hub.servers()) : "";
-        if (prompt?.mode !== mode || prompt.mcp !== mcp) {
-          prompt = { mode, mcp, text: buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp }) };
+        const rules = rulesForPrompt(loaded);
+        const custom = loaded.customInstructions;
+        if (prompt?.mode !== mode || prompt.mcp !== mcp || prompt.rules !== rules || prompt.custom !== custom) {
+          const text = buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp, rules, customInstructions: custom });
+          prompt = { mode, mcp, rules, custom, text };
         }
         return prompt.text;
       },
+      rules: () => this.readRules(ignore),
       mcp: hub,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
       listener: this.chatListener(taskId),
@@ -352,6 +364,22 @@ export class Controller {
     const ignore = this.ignore;
     this.ignore = undefined;
     (await ignore?.controller)?.dispose();
+  }
+
+  /** The rules as they are now, for the next request (and the panel's list). */
+  readRules(guard?: IgnoreController): Promise<LoadedRules> {
+    const settings = this.getSettings();
+    const rules = this.options.rules;
+    const read = (g: IgnoreController) =>
+      this.rulesReader.read({
+        roots: [this.options.host.workspace.root],
+        globalFolder: rules?.globalFolder,
+        files: rules?.files,
+        guard: g,
+        toggles: settings.ruleToggles,
+        customInstructions: settings.customInstructions,
+      });
+    return guard ? read(guard) : this.ignoreController().then(read);
   }
 
   private async ignoreController(): Promise<IgnoreController> {

@@ -1,4 +1,5 @@
 import type { ApiConfiguration } from "../../api/config";
+import { join } from "node:path";
 import { listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
@@ -88,6 +89,7 @@ export class WebviewSession implements ControllerListener {
       sandbox: deps.sandbox,
       checkpoints: deps.checkpoints,
       mcp: deps.mcp,
+      rules: { globalFolder: join(deps.storageRoot, "rules") },
       ...deps.controllerOptions,
     });
     // The Controller reads the store itself; the panel only needs to be told.
@@ -123,7 +125,10 @@ export class WebviewSession implements ControllerListener {
         return this.deleteTask(message.id);
       case "updateAgentSettings":
         await this.deps.settings.updateAgentSettings(message.settings);
-        return this.postSettings();
+        await this.postSettings();
+        // A switched rules file: the list shows it at once.
+        if (message.settings.ruleToggles !== undefined) await this.postRules();
+        return;
       case "updateApiSettings":
         await this.deps.settings.updateApiSettings(message.settings);
         return this.postSettings();
@@ -140,6 +145,8 @@ export class WebviewSession implements ControllerListener {
       case "checkpointStore":
         if (message.action === "clean") await this.deps.checkpoints?.clean();
         return this.deps.post({ type: "checkpointStore", bytes: (await this.deps.checkpoints?.size()) ?? 0 });
+      case "rules":
+        return this.postRules();
       case "mcpAction":
         if (!this.mcpPanel) throw new Error("MCP servers are not available here.");
         return this.mcpPanel.act(message.action);
@@ -237,6 +244,11 @@ export class WebviewSession implements ControllerListener {
     this.settingsSubscription.dispose();
     this.mcpPanel?.dispose();
     await this.controller.dispose();
+  }
+
+  private async postRules(): Promise<void> {
+    const { files, warnings } = await this.controller.readRules();
+    this.deps.post({ type: "rules", rules: { files, warnings } });
   }
 
   // ------------------------------------------------------------ from the Controller

@@ -15,8 +15,10 @@ export interface SystemPromptOptions {
   readonly shell: string;
   readonly tools: ToolSet;
   readonly toolCallMode: ToolCallMode;
-  /** The person's own instructions (settings, rules files), added verbatim at the end. */
+  /** The person's own instructions (the custom instructions setting), added verbatim at the end. */
   readonly customInstructions?: string;
+  /** The rules files, each under its name (`rulesForPrompt`); empty or absent: none. */
+  readonly rules?: string;
   /** Commands run inside the OS sandbox: what it lets them write and reach. */
   readonly sandbox?: { readonly network: string };
   /** The MCP servers' section (`describeServersForPrompt`); empty or absent: none. */
@@ -35,6 +37,8 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     environmentSection(options),
   ];
   if (options.mcpServers) sections.push(mcpSection(options.mcpServers, options.toolCallMode));
+  const rules = options.rules?.trim();
+  if (rules) sections.push(`THE PERSON'S RULES\n\nThe workspace's rules files (and the person's global ones), each under its name. Follow them on top of the rules above; where they disagree, the later file wins.\n\n${rules}`);
   const custom = options.customInstructions?.trim();
   if (custom) sections.push(`THE PERSON'S INSTRUCTIONS\n\nFollow these on top of the rules above.\n\n${custom}`);
   return sections.join(SEPARATOR);

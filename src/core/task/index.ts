@@ -25,6 +25,7 @@ import { ended, type AttemptOutcome, type RoundOutcome, type TaskOutcome } from 
 import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
+import { RulesInLoop } from "./rules-in-loop";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -60,6 +61,7 @@ export class Task {
   /** Started with the task (startTask, resumeTask), when the params open checkpoints. */
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
+  private readonly rules: RulesInLoop;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -74,6 +76,7 @@ export class Task {
     this.commands = new TaskCommands(params.host.terminal, params.commandSandbox, [params.host.workspace.root], ignore);
     const signal = this.abortController.signal;
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
+    this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -316,12 +319,14 @@ export class Task {
   async *attemptApiRequest(): ApiStream {
     // MCP servers still connecting get up to 10 s, then the request goes without them.
     await this.mcp.beforeRequest();
+    // Read fresh for every request: an edited rules file applies from the next one.
+    const rules = await this.rules.beforeRequest();
     for (;;) {
       // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
       if (this.state.abort) return;
       const native = this.params.settings().toolCallMode === "native";
       const stream = this.params.api.createMessage(
-        this.params.systemPrompt(),
+        this.params.systemPrompt(rules),
         this.messages.apiHistory,
         native ? [...toolSpecs(this.params.tools), ...this.mcp.nativeSpecs()] : undefined,
       );

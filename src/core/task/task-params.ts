@@ -2,6 +2,7 @@
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AgentSettings } from "../../shared/settings";
+import type { LoadedRules } from "../context/rules";
 import type { CallToolOptions, McpResourceResult, McpServerSnapshot, McpToolResult } from "../mcp";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { TaskStorage } from "../storage/task-storage";
@@ -40,7 +41,10 @@ export interface TaskParams {
   commandSandbox?: CommandSandbox;
   /** Read on every decision, so a settings change applies to the running task. */
   settings: () => AgentSettings;
-  systemPrompt: () => string;
+  /** Built for each request, with the rules as read just before it. */
+  systemPrompt: (rules: LoadedRules) => string;
+  /** Reads the rules files and custom instructions (core/context/rules.ts); none: no rules. */
+  rules?: () => Promise<LoadedRules>;
   listener: ChatListener;
   storage?: TaskStorage;
   /** Opens the task's checkpoints; none, or undefined (they cannot work here, and the person was told), runs without them; a rejection is said in the chat. */

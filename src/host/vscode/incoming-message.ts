@@ -20,6 +20,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   compareCheckpoint: true,
   restoreCheckpoint: true,
   checkpointStore: true,
+  rules: true,
   mcpAction: true,
   mcpElicitationAnswer: true,
 };

@@ -59,6 +59,9 @@ const isProvider: Check<ProviderId> = (v) => (isProviderId(v) ? v : undefined);
 const isOpenAiApi: Check<OpenAiApiSetting | null> = (v) => (v === undefined || v === null || v === "auto" ? null : OPENAI_APIS.find((a) => a === v));
 const isStringList: Check<string[]> = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === "string") ? v.map((item: string) => item.trim()).filter(Boolean) : undefined;
+const isText: Check<string> = (v) => (typeof v === "string" ? v : undefined);
+const isToggleMap: Check<Record<string, boolean>> = (v) =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((b) => typeof b === "boolean") ? { ...(v as Record<string, boolean>) } : undefined;
 const isSandboxMode: Check<SandboxMode> = (v) => SANDBOX_MODES.find((m) => m === v);
 const isSandboxNetwork: Check<SandboxNetwork> = (v) => SANDBOX_NETWORKS.find((n) => n === v);
 
@@ -91,6 +94,8 @@ const EXPECTED = {
   domainList: 'a list of domains such as "registry.example.com" or "*.example.com"',
   folderList: 'a list of folders such as "~/.npm"',
   optionalText: "a string",
+  text: "a string",
+  toggleMap: 'an object of rule names and true/false, e.g. {".clinerules/old.md": false}',
   optionalCount: "a positive whole number (or empty)",
 };
 
@@ -128,6 +133,8 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     stallTimeoutSeconds: r.read("stallTimeoutSeconds", isStallTimeout, d.stallTimeoutSeconds, EXPECTED.stallTimeout),
     sandbox: readSandboxSettings(r),
     checkpoints: r.read("checkpoints.enabled", isBoolean, d.checkpoints, EXPECTED.boolean),
+    customInstructions: r.read("customInstructions", isText, d.customInstructions, EXPECTED.text),
+    ruleToggles: r.read("rules.toggles", isToggleMap, { ...d.ruleToggles }, EXPECTED.toggleMap),
   };
   return { value, problems: r.problems };
 }
@@ -186,6 +193,8 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   requestRetries: { key: "requestRetries", check: isRequestRetries, expected: EXPECTED.requestRetries },
   stallTimeoutSeconds: { key: "stallTimeoutSeconds", check: isStallTimeout, expected: EXPECTED.stallTimeout },
   checkpoints: { key: "checkpoints.enabled", check: isBoolean, expected: EXPECTED.boolean },
+  customInstructions: { key: "customInstructions", check: isText, expected: EXPECTED.text },
+  ruleToggles: { key: "rules.toggles", check: isToggleMap, expected: EXPECTED.toggleMap },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

@@ -8,3 +8,4 @@ export { default as VscodeCollapsible } from "@vscode-elements/react-elements/di
 export { default as VscodeOption } from "@vscode-elements/react-elements/dist/components/VscodeOption.js";
 export { default as VscodeSingleSelect } from "@vscode-elements/react-elements/dist/components/VscodeSingleSelect.js";
 export { default as VscodeTextfield } from "@vscode-elements/react-elements/dist/components/VscodeTextfield.js";
+export { default as VscodeTextarea } from "@vscode-elements/react-elements/dist/components/VscodeTextarea.js";

@@ -6,6 +6,7 @@ import { ApiKeyField } from "./ApiKeyField";
 import { CheckpointsSection } from "./CheckpointsSection";
 import { Field } from "./Field";
 import { ModelPicker } from "./ModelPicker";
+import { RulesSection } from "./RulesSection";
 import { SandboxSection } from "./SandboxSection";
 import { PROVIDER_NAMES, PROVIDERS } from "./provider-names";
 import { TextSetting } from "./TextSetting";
@@ -107,6 +108,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
           </VscodeSingleSelect>
         </Field>
       </section>
+      <RulesSection agent={agent} onChange={updateAgent} />
       <SandboxSection settings={agent.sandbox} status={sandbox} onChange={(next) => updateAgent({ sandbox: next })} />
       <CheckpointsSection enabled={agent.checkpoints} onChange={(checkpoints) => updateAgent({ checkpoints })} />
     </>

@@ -11,6 +11,7 @@ import type {
   OpenQuestion,
   PanelView,
   TaskSummary,
+  RulesView,
   ToWebviewMessage,
   WebviewSettings,
 } from "../../../src/shared/protocol";
@@ -41,6 +42,8 @@ export interface PanelState {
   readonly sandbox: SandboxStatus | undefined;
   /** The checkpoint store's size on disk as the host last measured it; undefined until asked and answered. */
   readonly checkpointStoreBytes: number | undefined;
+  /** The rules files as the host last read them; undefined until asked and answered. */
+  readonly rules: RulesView | undefined;
   /** The MCP servers as the host last said, and the forms servers asked to show. */
   readonly mcp: McpPanelState;
   readonly view: PanelView;
@@ -63,6 +66,7 @@ const INITIAL: PanelState = {
   history: [],
   sandbox: undefined,
   checkpointStoreBytes: undefined,
+  rules: undefined,
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
   view: "chat",
   notices: [],
@@ -170,6 +174,9 @@ export class ExtensionStore {
         return;
       case "checkpointStore":
         this.patch({ checkpointStoreBytes: message.bytes });
+        return;
+      case "rules":
+        this.patch({ rules: message.rules });
         return;
       case "mcpServersChanged":
         this.applyMcpServers(message);

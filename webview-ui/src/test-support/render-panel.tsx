@@ -13,7 +13,7 @@ export interface PanelHarness extends RenderResult {
   send(message: ToWebviewMessage): void;
   /**
    * Posted messages other than the page's requests for what the host holds: `ready`, and the
-   * checkpoint store's measuring that opening the settings asks for (read `api.posted` for those).
+   * checkpoint store's measuring and the rules list that opening the settings asks for (read `api.posted` for those).
    */
   posted(): FromWebviewMessage[];
 }
@@ -32,6 +32,6 @@ export function renderPanel(state?: WebviewState, savedState?: unknown): PanelHa
       window.dispatchEvent(new MessageEvent("message", { data: message }));
     });
   if (state) send({ type: "state", state });
-  const isRequest = (message: FromWebviewMessage) => message.type === "ready" || (message.type === "checkpointStore" && message.action === "measure");
+  const isRequest = (message: FromWebviewMessage) => message.type === "ready" || message.type === "rules" || (message.type === "checkpointStore" && message.action === "measure");
   return { ...result, api, store, send, posted: () => api.posted.filter((message) => !isRequest(message)) };
 }
