@@ -62,11 +62,48 @@ export interface TerminalShell {
   readonly interactive: boolean;
 }
 
+/** A terminal as the environment details and `@terminal` see it. */
+export interface TerminalActivity {
+  /** The terminal's name as the person sees it. */
+  readonly name: string;
+  /** A command runs in it now. */
+  readonly busy: boolean;
+  /** The last command line run in it, when the host knows it. */
+  readonly lastCommand?: string;
+  /** The tail of its recent output (bounded by the host), plain text without escape sequences. */
+  readonly recentOutput: string;
+}
+
 export interface TerminalHost {
   /** Starts `command` (one shell command line) in the person's shell, in `options.cwd`. */
   run(command: string, options: RunCommandOptions): RunningCommand;
   /** The shell `run` uses; absent when the host cannot tell (then it may be anything, zsh included). */
   readonly shell?: TerminalShell;
+  /** The terminals open now with their recent output, most recently used first; absent when the host cannot tell. */
+  activity?(): readonly TerminalActivity[];
+}
+
+/** One of the workspace's errors or warnings, as the editor reports it. */
+export interface WorkspaceProblem {
+  /** Absolute path of the file. */
+  readonly path: string;
+  /** Zero-based line. */
+  readonly line: number;
+  readonly severity: "error" | "warning";
+  readonly message: string;
+  /** The tool that reported it, e.g. "ts" or "eslint". */
+  readonly source?: string;
+  readonly code?: string;
+}
+
+/** What the editor shows now: for the environment details and the @-mentions. Absent outside an editor. */
+export interface EditorHost {
+  /** Files visible in editors now, absolute paths, the active one first. */
+  visibleFiles(): readonly string[];
+  /** Files open in tabs, visible or not, absolute paths. */
+  openTabs(): readonly string[];
+  /** The workspace's errors and warnings. */
+  problems(): readonly WorkspaceProblem[];
 }
 
 /** A proposed edit shown to the person in the editor's diff view while it streams. */
@@ -101,6 +138,8 @@ export interface HostBridge {
   readonly terminal: TerminalHost;
   /** Present in an editor; without it, edit tools write files directly after approval. */
   readonly diffView?: DiffViewHost;
+  /** Present in an editor: its visible files, tabs and problems. */
+  readonly editor?: EditorHost;
   /**
    * The ripgrep search_files runs: the host's own (VS Code ships one), or false for none (it then
    * searches in JavaScript). Absent: `rg` on PATH, if there is one.
