@@ -172,6 +172,8 @@ export type ToWebviewMessage =
    */
   | { readonly type: "messageStreamed"; ts: number; field: StreamedField; from: number; text: string }
   | { readonly type: "messagesRemoved"; timestamps: readonly number[] }
+  /** A saved chat was loaded whole (a resumed or restored task): posted at once, before its next question. */
+  | { readonly type: "messagesLoaded"; messages: readonly ChatMessage[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }
   /** A question opened (before its row is shown) or closed: answered, withdrawn, or ended with the task. */

@@ -258,8 +258,11 @@ export class WebviewSession implements ControllerListener {
     this.deps.post({ type: "messageAdded", message });
   }
 
-  onMessagesLoaded(): void {
-    void this.postState();
+  onMessagesLoaded(messages: readonly ChatMessage[]): void {
+    // At once, not in the next full state (which waits for settings and history): the question
+    // that follows a load must not show over an empty chat.
+    this.deltas.reset();
+    this.deps.post({ type: "messagesLoaded", messages: [...messages] });
   }
 
   onQuestionChanged(question: OpenQuestion | undefined): void {

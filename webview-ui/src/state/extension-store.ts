@@ -145,6 +145,10 @@ export class ExtensionStore {
       case "messagesRemoved":
         if (this.list.remove(message.timestamps).length > 0) this.messagesReplaced(message.timestamps);
         return;
+      case "messagesLoaded":
+        this.list.replaceAll(message.messages);
+        this.messagesReplaced();
+        return;
       case "taskChanged":
         this.changeTask(message.task);
         return;
