@@ -88,6 +88,8 @@ function formatMessage(message: ChatMessage): string {
       return `error: ${text}`;
     case "error_retry":
       return `retry: ${text}`;
+    case "hook":
+      return `[hook] ${text}`;
     default:
       return `${message.say}: ${text}`;
   }
@@ -108,5 +110,5 @@ function target(message: ChatMessage): string {
 function toolLine(message: ChatMessage): string {
   const head = `[${message.tool?.tool ?? "tool"}] ${target(message)}`.trimEnd();
   // A call the answer ended inside did nothing: say so, or the line reads as done.
-  return message.tool?.cutOff ? `${head}: ${message.text ?? ""}` : head;
+  return message.tool?.cutOff || message.tool?.blocked ? `${head}: ${message.text ?? ""}` : head;
 }

@@ -52,7 +52,9 @@ export type SayKind =
   /** Plain information (e.g. "task cancelled"). */
   | "info"
   /** A round changed files and the workspace was saved as a checkpoint; `checkpoint` says which. */
-  | "checkpoint_created";
+  | "checkpoint_created"
+  /** A hook ran (core/hooks); `hook` says which, how it ended and what it printed. */
+  | "hook";
 
 /** Details of a tool use shown in the chat. */
 export interface ToolMessageInfo {
@@ -66,6 +68,8 @@ export interface ToolMessageInfo {
   outsideSandbox?: boolean;
   /** The answer ended inside this call, so it was not run (the row says so). */
   cutOff?: boolean;
+  /** A PreToolUse hook blocked this call, so it was not run (the row says so). */
+  blocked?: boolean;
   /** Why Tandem asks about this one (a guard file, a secret it names, a path outside the workspace). */
   why?: string;
   /** Asked whatever the auto-approval switches and YOLO say: no setting lets it through unasked. */
@@ -83,6 +87,29 @@ export interface CheckpointInfo {
   hash: string;
   /** API messages kept by "restore task": up to the round's tool results. */
   apiMessages: number;
+}
+
+/** One run of a hook, for its chat row. */
+export interface HookRunInfo {
+  /** The hook point (PreToolUse, TaskStart, …). */
+  point: string;
+  /** The hook file as found. */
+  path: string;
+  source: "global" | "workspace";
+  /** ok: it ran and said nothing wrong; cancelled: it stopped the tool, prompt or task; failed: see `problem`. */
+  outcome: "ok" | "cancelled" | "failed" | "timeout" | "stopped";
+  durationMs: number;
+  exitCode?: number | null;
+  /** It ran inside the command sandbox. */
+  sandboxed?: boolean;
+  /** What went wrong with it (its exit, its output, its start). */
+  problem?: string;
+  /** Its errorMessage (for a cancel: the reason). */
+  message?: string;
+  /** It added text to the model's next message. */
+  addedContext?: boolean;
+  /** What it printed, stdout then stderr, bounded. */
+  output?: string;
 }
 
 /** Token and cost accounting of one API request, updated as usage arrives. */
@@ -122,6 +149,7 @@ interface ChatMessageBase {
   apiRequest?: ApiRequestInfo;
   retry?: RetryInfo;
   checkpoint?: CheckpointInfo;
+  hook?: HookRunInfo;
   /** Options offered with a followup question. */
   options?: string[];
 }

@@ -76,6 +76,10 @@ export interface AgentSettings {
   customInstructions: string;
   /** Rules files switched on or off, by the name the rules reader gives them (e.g. ".clinerules/style.md"); a file not listed is on. */
   ruleToggles: Record<string, boolean>;
+  /** Run the hooks (core/hooks): the global folder's, and a trusted workspace's. */
+  hooks: boolean;
+  /** How long one hook may run before its process group is killed. */
+  hookTimeoutSeconds: number;
 }
 
 /**
@@ -85,6 +89,7 @@ export interface AgentSettings {
 export const REQUEST_LIMITS = {
   requestRetries: { min: 0, max: 10 },
   stallTimeoutSeconds: { min: 5, max: 600 },
+  hookTimeoutSeconds: { min: 1, max: 600 },
 } as const;
 
 export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
@@ -101,4 +106,6 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   checkpoints: true,
   customInstructions: "",
   ruleToggles: {},
+  hooks: true,
+  hookTimeoutSeconds: 30,
 };

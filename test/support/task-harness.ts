@@ -20,6 +20,7 @@ import { NodeHost } from "../../src/host/node/node-host";
 import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/messages";
 import type { AgentSettings } from "../../src/shared/settings";
 import type { ToolDefinition } from "../../src/core/task/tools/types";
+import type { HooksOptions } from "../../src/core/hooks";
 import type { ScriptTurn } from "./script";
 import { startScriptedModelServer, type ScriptedModelServer } from "./scripted-model-server";
 
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
   /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
   rules?: { globalFolder?: string | true; files?: boolean };
+  /** The hooks (ControllerOptions.hooks); `globalFolder: true` is `<storage>/hooks`. */
+  hooks?: Omit<HooksOptions, "globalFolder"> & { globalFolder?: string | true };
 }
 
 export interface Harness {
@@ -130,6 +133,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     environment: { os: "Linux", shell: "/bin/bash" },
     mcp: hub,
     mcpConnectWaitMs: options.mcp?.waitMs,
+    hooks: options.hooks && { ...options.hooks, globalFolder: options.hooks.globalFolder === true ? join(storage, "hooks") : options.hooks.globalFolder },
     rules: options.rules && { ...options.rules, globalFolder: options.rules.globalFolder === true ? join(storage, "rules") : options.rules.globalFolder },
     listener: {
       onMessageAdded: (m) => seen(m, true),

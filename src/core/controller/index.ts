@@ -24,6 +24,7 @@ import type { RetryOptions } from "../task/retry-policy";
 import { MCP_TOOL_NAMES, TOOLS } from "../task/tools/registry";
 import type { ToolDefinition } from "../task/tools/types";
 import type { SettingsSource } from "./settings-source";
+import { WorkspaceHooks, type HooksOptions } from "../hooks";
 
 /** What the Controller tells its UI (the webview bridge, the CLI printer, a test). */
 export interface ControllerListener extends ChatListener {
@@ -64,6 +65,8 @@ export interface ControllerOptions {
    * false reads none (the CLI's --no-rules). The custom instructions setting applies either way.
    */
   rules?: { readonly globalFolder?: string; readonly files?: boolean };
+  /** The hooks (core/hooks): the global folder (`<Tandem storage>/hooks/`) and how a workspace's are trusted. */
+  hooks?: HooksOptions;
   partialUpdateIntervalMs?: number;
 }
 
@@ -83,8 +86,12 @@ export class Controller {
   private toldCheckpointsOff = false;
   /** Outlives tasks, so its cache of unchanged rules files does too. */
   private readonly rulesReader = new RulesReader();
+  /** Outlives tasks, so the person's trust in a workspace's hooks does too. */
+  readonly hooks: WorkspaceHooks;
 
-  constructor(private readonly options: ControllerOptions) {}
+  constructor(private readonly options: ControllerOptions) {
+    this.hooks = new WorkspaceHooks(options.hooks);
+  }
 
   get currentTask(): Task | undefined {
     return this.task;
@@ -194,6 +201,7 @@ export class Controller {
       },
       rules: () => this.readRules(ignore),
       mcp: hub,
+      hooks: this.hooks,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
       listener: this.chatListener(taskId),
       storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,

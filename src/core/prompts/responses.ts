@@ -38,6 +38,10 @@ export const formatResponse = {
     );
   },
 
+  toolBlockedByHook(tool: string, reason: string): string {
+    return `The ${tool} call was not run: a PreToolUse hook (a check the person set up) blocked it. Its reason: ${reason}\nDo not try to get around the hook; do the work another way, or ask the person.`;
+  },
+
   toolDenied(): string {
     return "The person denied this operation.";
   },

@@ -54,6 +54,15 @@ export class TaskCommands implements CommandRunner {
     return new ConfinedCommand(prepared, (line) => this.terminal.run(line, options), () => this.scan.refresh(), options.signal);
   }
 
+  /**
+   * For a process Tandem starts itself because it needs its stdin (a hook): the line that runs
+   * `command` confined as a command would be, or undefined when commands run unconfined.
+   */
+  async confine(command: string, cwd: string, signal: AbortSignal): Promise<SandboxedLine | undefined> {
+    if (!this.commandSandbox?.status.active) return undefined;
+    return this.prepare(this.commandSandbox, command, { cwd, signal });
+  }
+
   /** Removes the task's temp folder. */
   dispose(): void {
     if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });

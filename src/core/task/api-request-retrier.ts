@@ -17,6 +17,8 @@ export interface ApiRequestRetrierDeps {
   say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
   ask(kind: AskKind, text: string): Promise<AskResponse>;
   withStateLock<T>(fn: () => T): Promise<T>;
+  /** Before the conversation is shortened (the PreCompact hook): false keeps it whole. */
+  beforeCompact?(messages: number): Promise<boolean>;
 }
 
 export type RetryDecision = "retry" | "stop";
@@ -125,6 +127,7 @@ export class ApiRequestRetrier {
   /** Drops the oldest rounds so the request fits; false when there is nothing left to drop. */
   private async truncate(): Promise<boolean> {
     this.truncatedThisRound = true;
+    if (this.deps.beforeCompact && !(await this.deps.beforeCompact(this.deps.messages.apiHistory.length))) return false;
     const removed = await this.deps.withStateLock(() => {
       const result = truncateConversation(this.deps.messages.apiHistory, 0.5);
       if (result.removed > 0) this.deps.messages.setApiHistory(result.history);

@@ -26,6 +26,7 @@ import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
+import { WorkspaceHooks, type HooksInLoop } from "../hooks";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -62,6 +63,8 @@ export class Task {
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
+  /** The hook points' calls (core/hooks/in-loop.ts). */
+  readonly hooks: HooksInLoop;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -77,6 +80,14 @@ export class Task {
     const signal = this.abortController.signal;
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
+    this.hooks = (params.hooks ?? new WorkspaceHooks()).forTask({
+      taskId: params.taskId,
+      roots: [params.host.workspace.root],
+      settings: params.settings,
+      say: (kind, text, extra) => this.say(kind, text, extra),
+      confine: (command, cwd, abort) => this.commands.confine(command, cwd, abort),
+      sandboxRefusal: () => (this.commands.sandbox?.refusesCommands ? "the command sandbox is required (mode on) but not available here" : undefined),
+    });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -93,6 +104,7 @@ export class Task {
       beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
+      hooks: this.hooks,
     });
     this.presenter = new AnswerPresenter({
       state: this.state,
@@ -111,6 +123,7 @@ export class Task {
       say: (kind, text, extra) => this.say(kind, text, extra),
       ask: (kind, text) => this.ask(kind, text),
       withStateLock: (fn) => this.withStateLock(fn),
+      beforeCompact: (messages) => this.hooks.preCompact("context_window_exceeded", messages),
     };
     this.retrier = new ApiRequestRetrier(this.retrierDeps);
     this.readerDeps = {
@@ -137,6 +150,8 @@ export class Task {
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
     this.startCheckpoints();
+    const stopped = await this.hooks.taskStart(text, images.length);
+    if (stopped !== undefined) return this.stoppedByHook(stopped);
     const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
@@ -151,10 +166,22 @@ export class Task {
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
     this.startCheckpoints();
     const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
-    if (Array.isArray(next)) return this.initiateTaskLoop(next);
+    if (Array.isArray(next)) {
+      const last = this.messages.lastMessage;
+      const stopped = await this.hooks.taskResume(last?.type === "say" && last.say === "user_feedback" ? (last.text ?? "") : "", options.completed === true);
+      return stopped === undefined ? this.initiateTaskLoop(next) : this.stoppedByHook(stopped);
+    }
     await this.messages.flush();
     this.result = next;
     return next;
+  }
+
+  /** A TaskStart, TaskResume or UserPromptSubmit hook cancelled before any request: the task ends, said why. */
+  private async stoppedByHook(reason: string): Promise<TaskOutcome> {
+    await this.say("error", `A hook stopped the task: ${reason}`);
+    await this.messages.flush();
+    this.result = "aborted";
+    return this.result;
   }
 
   private startCheckpoints(): void {
@@ -176,6 +203,9 @@ export class Task {
       this.endedWith = "failed";
       await this.say("error", `Tandem stopped unexpectedly: ${errorText(error)}`);
     }
+    if (this.endedWith === "completed" && !this.state.abort) {
+      await this.hooks.taskComplete(this.messages.chatMessages.findLast((m) => m.type === "say" && m.say === "completion_result")?.text ?? "");
+    }
     await this.presenter.flush();
     await this.messages.flush();
     this.result = this.state.abort ? "aborted" : (this.endedWith ?? "failed");
@@ -189,13 +219,18 @@ export class Task {
    */
   async abortTask(reason: AbortReason = "cancelled"): Promise<void> {
     if (this.state.abort) return;
+    // The seed's phases. Decided before the flag: once it is set, a cancelled task and a finished one look alike.
+    const runCancelHook = this.hooks.cancelWanted() && !this.isFinished;
     this.state.abortReason = reason;
     this.abortController.abort();
+    // Running hooks stop with everything else (commands end on the signal); TaskCancel runs last.
+    this.hooks.cancelRunning();
     // Previews go at once: the person sees the edit taken back as they cancel.
     void this.toolExecutor.dispose();
     this.params.api.abort();
     this.presenter.cancel();
     this.chat.cancelPendingAsk(reason !== "shutdown");
+    if (runCancelHook) await this.hooks.taskCancel(reason);
   }
 
   /**
@@ -231,7 +266,8 @@ export class Task {
     const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
     if (limit && !Array.isArray(limit)) return limit;
     const backgroundNews = this.backgroundCommands.takeReport();
-    const content = [...userContent, ...(limit ?? []), ...(backgroundNews ? [{ type: "text" as const, text: backgroundNews }] : [])];
+    const hookNews = this.hooks.takeContext();
+    const content = [...userContent, ...(limit ?? []), ...[backgroundNews, hookNews].filter((t) => t !== undefined).map((text) => ({ type: "text" as const, text }))];
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
       this.messages.addUserContent(content);
@@ -358,8 +394,12 @@ export class Task {
   }
 
   /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
-  ask(kind: AskKind, text: string, extra: AskExtra = {}): Promise<AskResponse> {
-    return this.chat.ask(kind, text, extra);
+  async ask(kind: AskKind, text: string, extra: AskExtra = {}): Promise<AskResponse> {
+    for (;;) {
+      const response = await this.chat.ask(kind, text, extra);
+      // A UserPromptSubmit hook may withhold what the person typed: then the question is put again.
+      if (this.state.abort || (await this.hooks.userReply(response))) return response;
+    }
   }
 
   /** The Controller delivers the person's answer here. Returns false if question `questionId` is not open. */

@@ -3,6 +3,7 @@ import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AgentSettings } from "../../shared/settings";
 import type { LoadedRules } from "../context/rules";
+import type { WorkspaceHooks } from "../hooks";
 import type { CallToolOptions, McpResourceResult, McpServerSnapshot, McpToolResult } from "../mcp";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { TaskStorage } from "../storage/task-storage";
@@ -51,6 +52,8 @@ export interface TaskParams {
   checkpoints?: () => Promise<CheckpointRepository | undefined>;
   /** The MCP servers (the Controller's hub): waited for before each request, offered as tools. */
   mcp?: McpServers;
+  /** The hooks (the Controller's: the global folder, workspace trust); none: only untrusted workspace hooks, which do not run. */
+  hooks?: WorkspaceHooks;
   /** How long a request waits for servers still connecting (default 10 s; tests shorten it). */
   mcpConnectWaitMs?: number;
   retry?: Partial<RetryOptions>;

@@ -16,6 +16,7 @@ import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
+import type { ToolGate, ToolHooks } from "../hooks";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -40,6 +41,8 @@ export interface ToolExecutorDeps {
   readonly mcp?: McpServers;
   /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
   aliasCall?(call: ToolCall): ToolCall | undefined;
+  /** PreToolUse and PostToolUse around every call; none: no hooks. */
+  readonly hooks?: ToolHooks;
 }
 
 /**
@@ -84,20 +87,41 @@ export class ToolExecutor {
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
     }
+    await this.runModelCall(tool, call);
+  }
 
+  /** A complete call the model may make: PreToolUse, the steps (tool-call.ts), PostToolUse, and its result settled. */
+  private async runModelCall(tool: ToolDefinition, call: ToolCall): Promise<void> {
     let result: ToolResult;
+    let gate: ToolGate | undefined;
     try {
       const params = await readParams(tool, call.params, this.deps.cwd);
+      gate = await this.deps.hooks?.beforeTool(call.name, call.params);
+      if (gate?.blocked !== undefined) return await this.blockedByHook(tool, call, gate);
       if (!tool.readOnly) await this.deps.beforeChange?.();
       result = await runToolCall(tool, params, this.context(), (request) => this.approve(request));
     } catch (error) {
       if (this.deps.signal.aborted) return;
       const message = errorText(error);
+      await gate?.done({ failed: message });
       if (error instanceof ToolError) return this.modelMistake(call, message);
       await this.deps.say("error", `${call.name} failed: ${message}`);
       return this.settle(call, formatResponse.toolError(message));
     }
+    if (!this.deps.signal.aborted) await gate?.done(result);
     await this.applyResult(call, result);
+  }
+
+  /**
+   * A PreToolUse hook said no: nothing is prepared, asked or run. The call's streamed preview is
+   * taken back and its row says so; the model hears the hook's reason. Not a model mistake.
+   */
+  private async blockedByHook(tool: ToolDefinition, call: ToolCall, gate: ToolGate): Promise<void> {
+    await tool.abandon?.(call.params, this.context());
+    const path = call.params.path;
+    await this.deps.say("tool", `Blocked by a PreToolUse hook: ${gate.blocked}`, { tool: { tool: call.name, ...(path ? { path } : {}), blocked: true } });
+    await gate.showRows();
+    await this.settle(call, formatResponse.toolBlockedByHook(call.name, gate.blocked ?? ""), undefined, true);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
@@ -189,7 +213,21 @@ export class ToolExecutor {
     const tool = getTool(name, this.deps.tools);
     if (!tool) throw new Error(`There is no tool ${name} to run.`);
     const approve: Approver = (request) => this.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
-    return runToolCall(tool, await readParams(tool, raw, this.deps.cwd), this.context(), approve);
+    const params = await readParams(tool, raw, this.deps.cwd);
+    const gate = await this.deps.hooks?.beforeTool(name, raw);
+    if (gate?.blocked !== undefined) {
+      await gate.showRows();
+      return { kind: "rejected", feedback: { text: formatResponse.toolBlockedByHook(name, gate.blocked) } };
+    }
+    let result: ToolResult;
+    try {
+      result = await runToolCall(tool, params, this.context(), approve);
+    } catch (error) {
+      await gate?.done({ failed: errorText(error) });
+      throw error;
+    }
+    await gate?.done(result);
+    return result;
   }
 
   /** The policy's verdict; the person's answer when it asks them. */

@@ -53,6 +53,7 @@ const wholeNumber = (min: number, max: number): Check<number> => (v) => (Number.
 const isMistakeLimit = wholeNumber(1, MISTAKE_LIMIT_MAX);
 const isRequestRetries = wholeNumber(REQUEST_LIMITS.requestRetries.min, REQUEST_LIMITS.requestRetries.max);
 const isStallTimeout = wholeNumber(REQUEST_LIMITS.stallTimeoutSeconds.min, REQUEST_LIMITS.stallTimeoutSeconds.max);
+const isHookTimeout = wholeNumber(REQUEST_LIMITS.hookTimeoutSeconds.min, REQUEST_LIMITS.hookTimeoutSeconds.max);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
 const isProvider: Check<ProviderId> = (v) => (isProviderId(v) ? v : undefined);
 /** "auto" (the default) is stored as no setting at all. */
@@ -85,6 +86,7 @@ const EXPECTED = {
   mistakeLimit: `a whole number from 1 to ${MISTAKE_LIMIT_MAX}`,
   requestRetries: `a whole number from ${REQUEST_LIMITS.requestRetries.min} to ${REQUEST_LIMITS.requestRetries.max}`,
   stallTimeout: `a whole number of seconds from ${REQUEST_LIMITS.stallTimeoutSeconds.min} to ${REQUEST_LIMITS.stallTimeoutSeconds.max}`,
+  hookTimeout: `a whole number of seconds from ${REQUEST_LIMITS.hookTimeoutSeconds.min} to ${REQUEST_LIMITS.hookTimeoutSeconds.max}`,
   toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
   provider: `one of ${PROVIDER_IDS.join(", ")}`,
   openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
@@ -135,6 +137,8 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     checkpoints: r.read("checkpoints.enabled", isBoolean, d.checkpoints, EXPECTED.boolean),
     customInstructions: r.read("customInstructions", isText, d.customInstructions, EXPECTED.text),
     ruleToggles: r.read("rules.toggles", isToggleMap, { ...d.ruleToggles }, EXPECTED.toggleMap),
+    hooks: r.read("hooks.enabled", isBoolean, d.hooks, EXPECTED.boolean),
+    hookTimeoutSeconds: r.read("hooks.timeoutSeconds", isHookTimeout, d.hookTimeoutSeconds, EXPECTED.hookTimeout),
   };
   return { value, problems: r.problems };
 }
@@ -195,6 +199,8 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   checkpoints: { key: "checkpoints.enabled", check: isBoolean, expected: EXPECTED.boolean },
   customInstructions: { key: "customInstructions", check: isText, expected: EXPECTED.text },
   ruleToggles: { key: "rules.toggles", check: isToggleMap, expected: EXPECTED.toggleMap },
+  hooks: { key: "hooks.enabled", check: isBoolean, expected: EXPECTED.boolean },
+  hookTimeoutSeconds: { key: "hooks.timeoutSeconds", check: isHookTimeout, expected: EXPECTED.hookTimeout },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

@@ -1,0 +1,96 @@
+/**
+ * Runs one hook process: its JSON input on stdin, its stdout and stderr kept within bounds, a
+ * timeout. The process leads a process group of its own, and that whole group is killed when the
+ * time is up, when the task stops it, when it prints more than the bound, and when the hook
+ * exits (what it left running in the background must not outlive it). Never rejects: a hook that
+ * cannot even start is a result with `startError`.
+ */
+import { spawn } from "node:child_process";
+
+/** A hook may print this much on stdout; more is a problem (and the hook is stopped). */
+export const MAX_HOOK_STDOUT = 64 * 1024;
+/** The end of stderr kept for the chat. */
+export const MAX_HOOK_STDERR = 8 * 1024;
+
+/** What to start: the hook itself, or the sandbox's launcher line that runs it. */
+export interface HookLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+export interface HookProcessOptions {
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface HookProcessResult {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly durationMs: number;
+  /** Why Tandem stopped it, if it did. */
+  readonly stoppedBy?: "timeout" | "cancel" | "output";
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The process could not be started at all (not executable, missing interpreter). */
+  readonly startError?: string;
+  /** The process's id (its process group's too). */
+  readonly pid?: number;
+}
+
+export function runHookProcess(launch: HookLaunch, input: string, options: HookProcessOptions): Promise<HookProcessResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    if (options.signal.aborted) return resolve({ exitCode: null, signal: null, durationMs: 0, stoppedBy: "cancel", stdout: "", stderr: "" });
+    const child = spawn(launch.command, [...launch.args], { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let stoppedBy: HookProcessResult["stoppedBy"];
+    let settled = false;
+    const stop = (why: NonNullable<HookProcessResult["stoppedBy"]>) => {
+      stoppedBy ??= why;
+      killGroup(child.pid);
+    };
+    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+    const onAbort = () => stop("cancel");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const finish = (result: Omit<HookProcessResult, "durationMs" | "stdout" | "stderr" | "pid">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      // Leftovers of the hook (a background `sleep`) go with it, and must not hold its pipes open.
+      killGroup(child.pid);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ ...result, ...(stoppedBy ? { stoppedBy } : {}), durationMs: Date.now() - started, stdout, stderr, ...(child.pid ? { pid: child.pid } : {}) });
+    };
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stdout.on("data", (text: string) => {
+      if (stdout.length + text.length > MAX_HOOK_STDOUT) {
+        stdout += text.slice(0, MAX_HOOK_STDOUT - stdout.length);
+        stop("output");
+      } else stdout += text;
+    });
+    child.stderr.on("data", (text: string) => (stderr = (stderr + text).slice(-MAX_HOOK_STDERR)));
+    // A hook that exits without reading its input closes the pipe under us: not an error.
+    child.stdin.on("error", () => {});
+    child.on("error", (error) => finish({ exitCode: null, signal: null, startError: error.message }));
+    // "close" (every pipe drained) rather than "exit", so the last output is in.
+    child.on("close", (exitCode, signal) => finish({ exitCode, signal }));
+    // After the shell exits, what it left holding the pipes is killed (finish on exit would lose output).
+    child.on("exit", () => setTimeout(() => killGroup(child.pid), 200).unref());
+    child.stdin.end(input);
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+}
