@@ -21,6 +21,7 @@ import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/mess
 import type { AgentSettings } from "../../src/shared/settings";
 import type { ToolDefinition } from "../../src/core/task/tools/types";
 import type { HooksOptions } from "../../src/core/hooks";
+import type { CommandSandbox } from "../../src/core/sandbox/command-sandbox";
 import type { ScriptTurn } from "./script";
 import { startScriptedModelServer, type ScriptedModelServer } from "./scripted-model-server";
 
@@ -53,6 +54,8 @@ export interface HarnessOptions {
   rules?: { globalFolder?: string | true; files?: boolean };
   /** The hooks (ControllerOptions.hooks); `globalFolder: true` is `<storage>/hooks`. */
   hooks?: Omit<HooksOptions, "globalFolder"> & { globalFolder?: string | true };
+  /** The OS sandbox commands (and workspace hooks) run in; the caller disposes it. */
+  sandbox?: CommandSandbox;
 }
 
 export interface Harness {
@@ -133,6 +136,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     environment: { os: "Linux", shell: "/bin/bash" },
     mcp: hub,
     mcpConnectWaitMs: options.mcp?.waitMs,
+    sandbox: options.sandbox,
     hooks: options.hooks && { ...options.hooks, globalFolder: options.hooks.globalFolder === true ? join(storage, "hooks") : options.hooks.globalFolder },
     rules: options.rules && { ...options.rules, globalFolder: options.rules.globalFolder === true ? join(storage, "rules") : options.rules.globalFolder },
     listener: {
