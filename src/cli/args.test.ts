@@ -74,8 +74,9 @@ describe("parseCliArgs: MCP servers", () => {
     expect(parseCliArgs(["--no-mcp", "go"], {})).toMatchObject({ mcp: { kind: "none" } });
   });
 
-  it("refuses --no-mcp with --mcp-config or --trust-workspace", () => {
+  it("refuses --no-mcp with --mcp-config; --trust-workspace with --no-mcp still trusts the workspace's hooks", () => {
     expect(() => parseCliArgs(["--no-mcp", "--mcp-config", "a.json", "go"], {})).toThrow(/--no-mcp contradicts/);
-    expect(() => parseCliArgs(["--no-mcp", "--trust-workspace", "go"], {})).toThrow(/--no-mcp contradicts/);
+    expect(parseCliArgs(["--no-mcp", "--trust-workspace", "go"], {})).toMatchObject({ mcp: { kind: "none" }, trustWorkspace: true });
+    expect(parseCliArgs(["go"], {})).toMatchObject({ trustWorkspace: false });
   });
 });

@@ -40,6 +40,8 @@ export interface CliOptions {
   rules: boolean;
   /** --custom-instructions TEXT: added to every request's system prompt. */
   customInstructions: string;
+  /** --trust-workspace: the workspace's hooks run (and its MCP servers start). */
+  trustWorkspace: boolean;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -69,7 +71,9 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --mcp-config FILE             MCP servers, in Cline's format ({"mcpServers": {...}}), instead of
                                 the global file $XDG_DATA_HOME/tandem/tandem_mcp_settings.json
                                 (else ~/.local/share/tandem/tandem_mcp_settings.json)
-  --trust-workspace             also start the servers of the workspace's .tandem/mcp.json
+  --trust-workspace             trust the code this workspace ships: run its hooks (.clinerules/hooks/,
+                                .tandem/hooks/) and start the servers of its .tandem/mcp.json
+                                (the global hooks, $XDG_DATA_HOME/tandem/hooks/, always run)
   --no-mcp                      start no MCP servers
   --custom-instructions TEXT    your own instructions, added to every request's system prompt
   --no-rules                    read no rules files (.tandemrules, .clinerules, AGENTS.md,
@@ -161,13 +165,15 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     mcp: parseMcp(values, cwd),
     rules: !values["no-rules"],
     customInstructions: values["custom-instructions"] ?? "",
+    trustWorkspace: values["trust-workspace"],
   };
 }
 
 function parseMcp(values: { "mcp-config"?: string; "trust-workspace"?: boolean; "no-mcp"?: boolean }, cwd: string): CliMcp {
   const file = values["mcp-config"];
   if (values["no-mcp"]) {
-    if (file !== undefined || values["trust-workspace"]) throw new Error("--no-mcp contradicts --mcp-config and --trust-workspace: give one.");
+    // --trust-workspace still trusts the workspace's hooks.
+    if (file !== undefined) throw new Error("--no-mcp contradicts --mcp-config: give one.");
     return { kind: "none" };
   }
   if (file !== undefined && !file.trim()) throw new Error("--mcp-config needs a file.");

@@ -10,3 +10,8 @@ export function tandemDataFolder(env: NodeJS.ProcessEnv): string {
 export function defaultRulesFolder(env: NodeJS.ProcessEnv): string {
   return join(tandemDataFolder(env), "rules");
 }
+
+/** The global hooks folder: an executable named after a hook point (PreToolUse, …) runs in every workspace. */
+export function defaultHooksFolder(env: NodeJS.ProcessEnv): string {
+  return join(tandemDataFolder(env), "hooks");
+}

@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CUT_OFF_ROW_TEXT } from "../core/task/tool-executor";
+import { describeHookRun } from "../core/hooks";
 import { CliPrinter } from "./printer";
 
 function printed(show: (printer: CliPrinter) => void): string {
@@ -26,6 +27,15 @@ describe("CliPrinter", () => {
       p.show({ ts: 2, type: "say", say: "error_retry", text: "Retrying in 2s." });
     });
     expect(text).toBe("Thinking about it\nretry: Retrying in 2s.\n");
+  });
+
+  it("prints a hook run as one line, and a blocked call with why", () => {
+    const hook = { point: "PreToolUse", path: "/ws/.tandem/hooks/PreToolUse", source: "workspace", outcome: "cancelled", durationMs: 12, output: "many\nlines" } as const;
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "tool", text: "Blocked by a PreToolUse hook: no .js", tool: { tool: "write_to_file", path: "a.js", blocked: true } });
+      p.show({ ts: 2, type: "say", say: "hook", text: describeHookRun(hook), hook });
+    });
+    expect(text).toBe("[write_to_file] a.js: Blocked by a PreToolUse hook: no .js\n[hook] PreToolUse hook /ws/.tandem/hooks/PreToolUse cancelled: no reason given (12 ms)\n");
   });
 
   it("prints why Tandem asks under the question", () => {
