@@ -8,6 +8,7 @@ import { CommandRow } from "./CommandRow";
 import { CompletionCommandRow, CompletionRow } from "./CompletionRow";
 import { ErrorRow } from "./ErrorRow";
 import { FollowupRow } from "./FollowupRow";
+import { HookRow } from "./HookRow";
 import { InfoRow } from "./InfoRow";
 import { MistakeLimitRow } from "./MistakeLimitRow";
 import { NewTaskRow } from "./NewTaskRow";
@@ -72,6 +73,8 @@ function sayRow(message: SayMessage): ReactElement {
       return <CommandOutputRow message={message} />;
     case "checkpoint_created":
       return <CheckpointRow message={message} />;
+    case "hook":
+      return <HookRow message={message} />;
   }
 }
 

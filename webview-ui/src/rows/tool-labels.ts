@@ -34,6 +34,7 @@ export type ToolPhase = "proposed" | "done" | { readonly notRun: string };
 
 export function toolPhase(message: ChatMessage): ToolPhase {
   if (message.tool?.cutOff) return { notRun: "cut off before the tool call ended, not run" };
+  if (message.tool?.blocked) return { notRun: "blocked by a PreToolUse hook, not run" };
   if (message.type === "say") return message.partial ? "proposed" : "done";
   if (message.outcome === undefined) return "proposed";
   if (message.outcome === "yes") return "done";

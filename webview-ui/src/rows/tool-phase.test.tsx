@@ -32,6 +32,11 @@ describe("an edit's row", () => {
     expect(titleOf(say("tool", 1, edit))).toBe("Tandem edited this file");
   });
 
+  it("says a call a PreToolUse hook blocked was not run", () => {
+    const blocked = { tool: { tool: "write_to_file", path: "app.js", blocked: true } };
+    expect(titleOf(say("tool", 1, blocked))).toBe("Tandem wanted to write this file (blocked by a PreToolUse hook, not run)");
+  });
+
   it("says a call cut off before it ended was not run", () => {
     const cut = { tool: { tool: "write_to_file", path: "big.txt", content: "first lines", cutOff: true } };
     expect(titleOf(say("tool", 1, cut))).toBe("Tandem wanted to write this file (cut off before the tool call ended, not run)");
