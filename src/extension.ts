@@ -14,6 +14,7 @@ import { openWorkspaceFile, VscodeHost } from "./host/vscode/vscode-host";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
 import { McpOAuthBroker } from "./host/vscode/mcp-oauth";
 import { createMcpHub, type McpSetup } from "./host/vscode/mcp-setup";
+import { HooksWorkspaceTrust, TRUST_HOOKS_HINT } from "./host/vscode/hooks-trust";
 import { describeSandbox } from "./shared/sandbox-status";
 
 let sessions: SessionHolder | undefined;
@@ -42,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   const host = new VscodeHost(log);
   // Registered here, once per activation: the URI handler is cheap, the hub comes with the session.
   const oauth = new McpOAuthBroker(context.secrets, context.extension.id);
+  const hooksTrust = new HooksWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices));
   const holder = new SessionHolder(async () => {
     const [{ WebviewSession, CommandSandbox, McpServerConfiner, gitCheckpoints, McpHub }] = await Promise.all([
       import("./core/controller/webview-session"),
@@ -91,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       storageRoot: context.globalStorageUri.fsPath,
       checkpoints: gitCheckpoints(context.globalStorageUri.fsPath, () => host.workspace.root),
       openFile: openWorkspaceFile,
+      hooks: { trustWorkspace: hooksTrust.decide, trustHint: TRUST_HOOKS_HINT },
     });
     made.session = session;
     // Servers connect in the background and never delay the panel; each failure shows in the MCP view.
@@ -108,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     host,
     view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
-    ...registerCommands({ view, sessions: holder, settings, secrets, log }),
+    ...registerCommands({ view, sessions: holder, settings, secrets, log, hooksTrust }),
     pageReady,
     oauth,
     vscode.window.registerUriHandler(oauth),

@@ -48,6 +48,16 @@ describe("readAgentSettings", () => {
     expect(() => agentSettingsEntries({ customInstructions: 3 })).toThrow(SettingValueError);
   });
 
+  it("reads the hooks switch and timeout; a timeout out of range is reported and replaced", () => {
+    const read = readAgentSettings(defaults({ "hooks.enabled": false, "hooks.timeoutSeconds": 5 }));
+    expect(read.problems).toEqual([]);
+    expect(read.value).toMatchObject({ hooks: false, hookTimeoutSeconds: 5 });
+    const bad = readAgentSettings(defaults({ "hooks.timeoutSeconds": 0 }));
+    expect(bad.value.hookTimeoutSeconds).toBe(30);
+    expect(bad.problems[0]).toContain("tandem.hooks.timeoutSeconds must be a whole number of seconds from 1 to 600");
+    expect(agentSettingsEntries({ hooks: true, hookTimeoutSeconds: 60 })).toEqual([["hooks.enabled", true], ["hooks.timeoutSeconds", 60]]);
+  });
+
   it("maps the keys onto the settings shape", () => {
     const read = readAgentSettings(
       defaults({ yoloMode: true, "autoApprove.editFiles": true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: [" git status ", "", "ls"] }),

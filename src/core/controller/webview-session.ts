@@ -31,6 +31,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/type
 import type { McpHub } from "../mcp";
 import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
+import type { HooksOptions } from "../hooks";
 export { CommandSandbox } from "../sandbox/command-sandbox";
 export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
@@ -58,6 +59,8 @@ export interface WebviewSessionDeps {
   mcp?: McpHub;
   /** The hub's files and what the MCP view's file actions need of the host. */
   mcpHost?: McpPanelHost;
+  /** How a workspace's hooks are trusted (the global ones are `<storageRoot>/hooks/`); none: workspace hooks never run. */
+  hooks?: Omit<HooksOptions, "globalFolder">;
   /** Passed to the Controller (tests shorten retries and throttling). */
   controllerOptions?: Partial<Pick<ConstructorParameters<typeof Controller>[0], "retry" | "partialUpdateIntervalMs" | "environment">>;
 }
@@ -90,6 +93,7 @@ export class WebviewSession implements ControllerListener {
       checkpoints: deps.checkpoints,
       mcp: deps.mcp,
       rules: { globalFolder: join(deps.storageRoot, "rules") },
+      hooks: { globalFolder: join(deps.storageRoot, "hooks"), ...deps.hooks },
       ...deps.controllerOptions,
     });
     // The Controller reads the store itself; the panel only needs to be told.

@@ -11,6 +11,7 @@ import type { SessionHolder } from "./session-holder";
 import type { VscodeSettingsStore } from "./settings-store";
 import { hasWorkspaceFolder, NO_FOLDER_MESSAGE } from "./vscode-host";
 import type { ChatViewProvider } from "./webview-provider";
+import type { HooksWorkspaceTrust } from "./hooks-trust";
 import { errorText } from "../../core/util/error-text";
 
 export interface CommandDeps {
@@ -19,6 +20,7 @@ export interface CommandDeps {
   readonly settings: VscodeSettingsStore;
   readonly secrets: VscodeSecretStore;
   readonly log: vscode.LogOutputChannel;
+  readonly hooksTrust?: HooksWorkspaceTrust;
 }
 
 const PROVIDER_NAMES: Readonly<Record<ProviderId, string>> = { anthropic: "Anthropic", openai: "OpenAI (or a compatible server)" };
@@ -33,6 +35,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     "tandem.addSelectionToChat": () => addSelectionToChat(deps),
     "tandem.cancelTask": () => cancelTask(deps),
     "tandem.setApiKey": () => setApiKey(deps),
+    "tandem.trustWorkspaceHooks": () => trustWorkspaceHooks(deps),
   };
   return Object.entries(handlers).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async () => {
@@ -45,6 +48,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     }),
   );
+}
+
+/** The next hook run asks again whether this workspace's hooks may run, even after "Keep them off". */
+async function trustWorkspaceHooks(deps: CommandDeps): Promise<void> {
+  deps.hooksTrust?.willAskAgain();
+  (await deps.sessions.get()).controller.hooks.askAgain();
+  void vscode.window.showInformationMessage("Tandem: the next time a hook point comes, you will be asked whether this workspace's hooks may run.");
 }
 
 async function showPanelView(deps: CommandDeps, view: PanelView): Promise<WebviewSession> {
