@@ -117,6 +117,27 @@ process.stdin.on("end", () => {
   });
 });
 
+describe("TaskResume", () => {
+  it("runs when the person resumes a saved task; its contextModification reaches the next request", async () => {
+    const h = await open({ answer: undefined, turns: [write("a.txt", "x"), DONE] });
+    await h.start("Write a.txt");
+    await h.waitForAsk("tool");
+    await h.controller.cancelTask();
+    expect(await h.finished()).toBe("aborted");
+    const id = h.controller.currentTask!.taskId;
+    const seen = join(h.storage, "resume.json");
+    await hook(h, ".tandem/hooks", "TaskResume", `#!/bin/sh\ncat > ${JSON.stringify(seen)}\necho '{"contextModification":"RESUME-CONTEXT"}'\n`);
+    await h.controller.resumeTask(id);
+    const resume = await h.waitForAsk("resume_task");
+    h.controller.answer(resume.ts, { type: "message", text: "go on please" });
+    const result = await h.waitForAsk("completion_result");
+    h.controller.answer(result.ts, { type: "yes" });
+    expect(await h.finished()).toBe("completed");
+    expect(requestText(h.server.requests.at(-1)!)).toContain("RESUME-CONTEXT");
+    expect(JSON.parse(await readFile(seen, "utf8"))).toMatchObject({ hookName: "TaskResume", taskId: id, taskResume: { prompt: "go on please", wasCompleted: false } });
+  });
+});
+
 describe("TaskCancel", () => {
   const APPEND = (file: string) => `#!/usr/bin/env bash\ncat > /dev/null\necho "cancelled at $(date +%s%N)" >> ${JSON.stringify(file)}\n`;
 
