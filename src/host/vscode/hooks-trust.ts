@@ -37,7 +37,7 @@ export class HooksWorkspaceTrust {
     const message = `This workspace ships ${n} hook${n === 1 ? "" : "s"} (${request.folder}). Run ${n === 1 ? "it" : "them"}? A hook runs with your permissions (inside the command sandbox when it is on).`;
     // The safe answer first: it is the one Enter picks.
     const answer = await this.ask(message, request.hooks.map((h) => `${h.point}: ${h.path}`).join("\n"), KEEP_HOOKS_OFF, RUN_HOOKS);
-    // Dismissing the modal decides nothing: the next hook asks again.
+    // Dismissing the modal stores nothing: the next window asks again (this one keeps the no, as the core remembers answers per fingerprint).
     if (answer === undefined) return false;
     const trusted = answer === RUN_HOOKS;
     await this.memory.update(KEY, { ...all, [request.folder]: { fingerprint: request.fingerprint, trusted } });
