@@ -8,7 +8,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HookTrustRequest } from "../../src/core/hooks";
+import { WorkspaceHooks, type HookTrustRequest } from "../../src/core/hooks";
+import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+import type { SandboxStatus } from "../../src/shared/sandbox-status";
 import type { ChatMessage, HookRunInfo } from "../../src/shared/messages";
 import { requestText } from "../cli/cli-harness";
 import { approveAll, startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
@@ -55,7 +57,7 @@ fi
 
 describe("PreToolUse", () => {
   it.each(["anthropic", "openai"] as const)("a bash hook blocks write_to_file of *.js: the file is not written and the model is told why; a .ts write goes through (%s)", async (provider) => {
-    const h = await open({ provider, turns: [write("src/app.js", "console.log(1);"), write("src/app.ts", "console.log(1);"), DONE], settings: { autoApproval: { ...DEFAULT_SWITCHES, editFiles: true } } });
+    const h = await open({ provider, turns: [write("src/app.js", "console.log(1);"), write("src/app.ts", "console.log(1);"), DONE], settings: { autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval, editFiles: true } } });
     await hook(h, ".tandem/hooks", "PreToolUse", BLOCK_JS);
     expect(await h.run("Write the app")).toBe("completed");
     expect(existsSync(join(h.workspace, "src/app.js"))).toBe(false);
@@ -311,6 +313,28 @@ describe("trust", () => {
   });
 });
 
+describe("the sandbox required and missing", () => {
+  it("refuses workspace hooks as it refuses commands, saying so; global hooks still run", async () => {
+    const h = await open({});
+    const ran = join(h.storage, "ran.log");
+    await hook(h, ".tandem/hooks", "TaskStart", `#!/bin/sh\necho workspace >> ${JSON.stringify(ran)}\n`);
+    await hook(h, join(h.storage, "hooks"), "TaskStart", `#!/bin/sh\necho global >> ${JSON.stringify(ran)}\n`);
+    const rows: HookRunInfo[] = [];
+    const refusing = { sandbox: { refusesCommands: true } as SandboxStatus, confine: async () => undefined };
+    const hooks = new WorkspaceHooks({ globalFolder: join(h.storage, "hooks"), trustWorkspace: () => true }).forTask({
+      taskId: "t",
+      roots: [h.workspace],
+      settings: () => DEFAULT_AGENT_SETTINGS,
+      commands: refusing,
+      say: async (_kind, _text, extra) => void (extra?.hook && rows.push(extra.hook)),
+    });
+    expect(await hooks.taskStart("go", 0)).toBeUndefined();
+    expect(await lines(ran)).toEqual(["global"]);
+    expect(rows.map((r) => `${r.source}:${r.outcome}`)).toEqual(["global:ok", "workspace:failed"]);
+    expect(rows[1]?.problem).toContain("the command sandbox is required (mode on) but not available");
+  });
+});
+
 describe("TaskComplete and PreCompact", () => {
   it("TaskComplete runs once with the accepted result", async () => {
     const h = await open({});
@@ -343,5 +367,3 @@ describe("TaskComplete and PreCompact", () => {
     expect(hookRows(h).at(-1)).toMatchObject({ point: "PreCompact", outcome: "cancelled", message: "keep it all" });
   });
 });
-
-const DEFAULT_SWITCHES = { readFiles: true, readFilesExternally: false, editFiles: false, editFilesExternally: false, executeSafeCommands: false, executeAllCommands: false, useBrowser: false, useMcp: false, runOutsideSandbox: false };

@@ -7,9 +7,10 @@
  * is trusted; when they are not, the chat says so once. Each run is a "hook" row in the chat.
  */
 import type { HookRunInfo } from "../../shared/messages";
+import type { TaskCommands } from "../sandbox/task-commands";
 import { findHooks, hookFolders, type HookFile } from "./discovery";
 import { hookInput, type HookPoint, type HookPointData } from "./hook-points";
-import { runHookFile, type ConfineLine } from "./hook-run";
+import { runHookFile } from "./hook-run";
 import type { HookTrust } from "./trust";
 
 export interface TaskHooksDeps {
@@ -22,10 +23,8 @@ export interface TaskHooksDeps {
   readonly trustHint: string;
   settings(): { readonly hooks: boolean; readonly hookTimeoutSeconds: number };
   say(kind: "hook" | "info", text: string, extra?: { hook?: HookRunInfo }): Promise<unknown>;
-  /** The command sandbox's wrapping, for workspace hooks (TaskCommands.confine). */
-  readonly confine?: ConfineLine;
-  /** Set when commands are refused (the sandbox is required and missing): workspace hooks are refused too. */
-  sandboxRefusal?(): string | undefined;
+  /** The task's commands: workspace hooks go through their sandbox wrapping, and are refused when commands are. */
+  readonly commands?: Pick<TaskCommands, "confine" | "sandbox">;
 }
 
 export interface HookOutcome {
@@ -62,12 +61,13 @@ export class TaskHooks {
     const signal = this.running.signal;
     for (const hook of hooks) {
       if (signal.aborted) break;
-      const refusal = hook.source === "workspace" ? this.deps.sandboxRefusal?.() : undefined;
-      if (refusal) {
-        rows.push({ point, path: hook.path, source: hook.source, outcome: "failed", durationMs: 0, problem: `it was not run: ${refusal}` });
+      const commands = this.deps.commands;
+      if (hook.source === "workspace" && commands?.sandbox?.refusesCommands) {
+        rows.push({ point, path: hook.path, source: hook.source, outcome: "failed", durationMs: 0, problem: "it was not run: the command sandbox is required (mode on) but not available here" });
         continue;
       }
-      const result = await runHookFile(hook, input, { cwd: hook.root ?? this.deps.roots[0] ?? process.cwd(), timeoutMs: settings.hookTimeoutSeconds * 1000, signal, confine: this.deps.confine });
+      const confine = commands && ((line: string, cwd: string, abort: AbortSignal) => commands.confine(line, cwd, abort));
+      const result = await runHookFile(hook, input, { cwd: hook.root ?? this.deps.roots[0] ?? process.cwd(), timeoutMs: settings.hookTimeoutSeconds * 1000, signal, confine });
       if (result.pid !== undefined) this.pids.push(result.pid);
       rows.push(result.info);
       const verdict = result.verdict;

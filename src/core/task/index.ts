@@ -80,14 +80,8 @@ export class Task {
     const signal = this.abortController.signal;
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
-    this.hooks = (params.hooks ?? new WorkspaceHooks()).forTask({
-      taskId: params.taskId,
-      roots: [params.host.workspace.root],
-      settings: params.settings,
-      say: (kind, text, extra) => this.say(kind, text, extra),
-      confine: (command, cwd, abort) => this.commands.confine(command, cwd, abort),
-      sandboxRefusal: () => (this.commands.sandbox?.refusesCommands ? "the command sandbox is required (mode on) but not available here" : undefined),
-    });
+    const hookDeps = { taskId: params.taskId, roots: [params.host.workspace.root], settings: params.settings, commands: this.commands };
+    this.hooks = (params.hooks ?? new WorkspaceHooks()).forTask({ ...hookDeps, say: (kind, text, extra) => this.say(kind, text, extra) });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
