@@ -180,12 +180,24 @@ describe("bad hooks are shown and never stop the task", () => {
     expect(requestText(h.server.requests[0]!)).not.toContain("TOO-LATE");
   });
 
+  it("what a hook leaves running in the background when it exits is killed, and does not hold the hook open", async () => {
+    const h = await open({ settings: { hookTimeoutSeconds: 20 } });
+    const pids = join(h.storage, "pids");
+    await hook(h, ".tandem/hooks", "TaskStart", `#!/usr/bin/env bash\nsleep 60 &\necho $! > ${JSON.stringify(pids)}\necho '{"contextModification":"LEFT-A-SLEEP"}'\n`);
+    expect(await h.run("go")).toBe("completed");
+    expect(hookRows(h)[0]).toMatchObject({ point: "TaskStart", outcome: "ok" });
+    expect(requestText(h.server.requests[0]!)).toContain("LEFT-A-SLEEP");
+    const [sleeper] = (await lines(pids)).map(Number);
+    expect(isAlive(sleeper!)).toBe(false);
+  });
+
   it.each([
     ["prints garbage", `echo 'this is not json'`, "its output is not JSON"],
     ["prints two objects", `echo '{"cancel":true}'; echo '{"cancel":true}'`, "more than one JSON value"],
     ["misspells a field", `echo '{"cancell":true}'`, 'unknown field "cancell"'],
     ["gives cancel a wrong type", `echo '{"cancel":"yes"}'`, '"cancel" must be a boolean'],
     ["exits non-zero without output", `echo oops >&2; exit 3`, "exited with code 3"],
+    ["prints without end", `yes '{"cancel":true}'`, "printed more than 64 KB and was stopped"],
   ])("a PreToolUse hook that %s is shown as failed and treated as saying nothing", async (_name, body, problem) => {
     const h = await open({ turns: [readNotes, DONE] });
     await writeFile(join(h.workspace, "notes.txt"), "NOTES-CONTENT\n");
