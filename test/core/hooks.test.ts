@@ -14,6 +14,7 @@ import type { SandboxStatus } from "../../src/shared/sandbox-status";
 import type { ChatMessage, HookRunInfo } from "../../src/shared/messages";
 import { requestText } from "../cli/cli-harness";
 import { approveAll, startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
+import { serverScript, stdio } from "../mcp/support";
 
 let harness: Harness | undefined;
 
@@ -69,6 +70,28 @@ describe("PreToolUse", () => {
     expect(blockedRow?.tool).toMatchObject({ tool: "write_to_file", path: "src/app.js" });
     // Three calls (two writes and the completion): one PreToolUse row each; the blocked one ran no PostToolUse.
     expect(hookRows(h).map((r) => `${r.point}:${r.outcome}`)).toEqual(["PreToolUse:cancelled", "PreToolUse:ok", "PreToolUse:ok"]);
+  });
+});
+
+describe("MCP tools pass the same hooks", () => {
+  it("a native MCP function call goes through PreToolUse (as use_mcp_tool) and PostToolUse gets its result", async () => {
+    const call = (id: string, name: string, input: Record<string, unknown>) => ({ toolCalls: [{ id, name, input }] });
+    const h = await open({
+      settings: { toolCallMode: "native", autoApproval: { ...DEFAULT_AGENT_SETTINGS.autoApproval, useMcp: true } },
+      mcp: { servers: { everything: stdio(serverScript("server-everything"), "stdio") } },
+      turns: [call("c1", "mcp__everything__get-sum", { a: 20, b: 22 }), call("c2", "mcp__everything__echo", { message: "hi" }), call("c3", "attempt_completion", { result: "done" })],
+    });
+    const post = join(h.storage, "post.log");
+    await hook(h, ".tandem/hooks", "PreToolUse", `#!/bin/sh\nif grep -q '"tool_name":"echo"'; then echo '{"cancel":true,"errorMessage":"no echoing"}'; fi\n`);
+    await hook(h, ".tandem/hooks", "PostToolUse", `#!/bin/sh\ncat >> ${JSON.stringify(post)}\necho >> ${JSON.stringify(post)}\n`);
+    expect(await h.run("Add and echo")).toBe("completed");
+    expect(requestText(h.server.requests[1]!)).toContain("42");
+    expect(requestText(h.server.requests[2]!)).toContain("no echoing");
+    const runs = (await lines(post)).map((line) => (JSON.parse(line) as { postToolUse: { toolName: string; parameters: Record<string, string>; result: string } }).postToolUse);
+    expect(runs[0]).toMatchObject({ toolName: "use_mcp_tool", parameters: { server_name: "everything", tool_name: "get-sum" } });
+    expect(runs[0]?.result).toContain("42");
+    // The blocked echo ran no PostToolUse; the completion did.
+    expect(runs.map((r) => r.toolName)).toEqual(["use_mcp_tool", "attempt_completion"]);
   });
 });
 
