@@ -8,6 +8,7 @@
  */
 import type { HookRunInfo } from "../../shared/messages";
 import type { TaskCommands } from "../sandbox/task-commands";
+import { errorText } from "../util/error-text";
 import { findHooks, hookFolders, type HookFile } from "./discovery";
 import { hookInput, type HookPoint, type HookPointData } from "./hook-points";
 import { runHookFile } from "./hook-run";
@@ -51,8 +52,18 @@ export class TaskHooks {
    * (PreToolUse: under the tool's row, so a streamed preview still becomes its approval question).
    */
   async run<P extends HookPoint>(point: P, data: HookPointData[P], options: { deferRows?: boolean } = {}): Promise<HookOutcome> {
+    if (!this.deps.settings().hooks) return NOTHING;
+    try {
+      return await this.runPoint(point, data, options);
+    } catch (error) {
+      // A folder that cannot be read, a process that cannot be made: said, and the task goes on.
+      await this.deps.say("info", `The ${point} hooks could not run: ${errorText(error)}`);
+      return NOTHING;
+    }
+  }
+
+  private async runPoint<P extends HookPoint>(point: P, data: HookPointData[P], options: { deferRows?: boolean }): Promise<HookOutcome> {
     const settings = this.deps.settings();
-    if (!settings.hooks) return NOTHING;
     const hooks = await this.runnable(point);
     if (hooks.length === 0) return NOTHING;
     const input = hookInput(point, { taskId: this.deps.taskId, workspaceRoots: this.deps.roots }, data);
