@@ -14,6 +14,7 @@
  * question it answers, so one that arrives after its question closed is refused, not misapplied.
  */
 import type { AskKind, ChatMessage } from "./messages";
+import type { FocusChainItem } from "./focus-chain";
 import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 import type { UsageTotals } from "./usage";
@@ -232,4 +233,6 @@ export type FromWebviewMessage =
   /** An action of the MCP view; a failure comes back as a notice. */
   | { readonly type: "mcpAction"; action: McpAction }
   /** The person's answer to an open elicitation (refused with a notice when it no longer is open or does not fit). */
-  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer };
+  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer }
+  /** The person edited the task's checklist: the whole new list (a refusal comes back as a notice). */
+  | { readonly type: "editFocusChain"; items: readonly FocusChainItem[] };

@@ -152,6 +152,8 @@ export class WebviewSession implements ControllerListener {
         return this.mcpPanel.act(message.action);
       case "mcpElicitationAnswer":
         return this.mcpPanel?.answer(message.answer);
+      case "editFocusChain":
+        return this.controller.editFocusChain(message.items);
     }
   }
 

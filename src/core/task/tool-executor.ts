@@ -16,6 +16,8 @@ import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
+import type { FocusChain } from "./focus-chain";
+import { TASK_PROGRESS } from "./focus-chain-prompt";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -40,6 +42,8 @@ export interface ToolExecutorDeps {
   readonly mcp?: McpServers;
   /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
   aliasCall?(call: ToolCall): ToolCall | undefined;
+  /** The task's checklist (focus-chain.ts): each call's task_progress, and the hold on a completion with open items. */
+  readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion">;
 }
 
 /**
@@ -79,11 +83,16 @@ export class ToolExecutor {
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
+    // The checklist first, whatever becomes of the call; a cut-off call's list may be cut too.
+    if (!call.cutOff) await this.deps.focusChain?.fromModel(call.params[TASK_PROGRESS]);
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
     }
+
+    const held = tool.name === "attempt_completion" ? await this.deps.focusChain?.holdCompletion() : undefined;
+    if (held) return this.settle(call, held);
 
     let result: ToolResult;
     try {
