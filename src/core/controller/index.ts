@@ -292,7 +292,7 @@ export class Controller {
   }
 
   /** The person's edit of the current task's checklist (the panel's focus chain); throws when there is no task or the list does not fit. */
-  editFocusChain(items: unknown): Promise<void> {
+  async editFocusChain(items: unknown): Promise<void> {
     if (!this.task) throw new Error("No task is open, so there is no checklist to edit.");
     return this.task.editFocusChain(items);
   }
