@@ -83,16 +83,13 @@ export class ToolExecutor {
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
-    // The checklist first, whatever becomes of the call; a cut-off call's list may be cut too.
-    if (!call.cutOff) await this.deps.focusChain?.fromModel(call.params[TASK_PROGRESS]);
+    const held = await this.checklistFirst(call, tool);
+    if (held) return this.settle(call, held);
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
     }
-
-    const held = tool.name === "attempt_completion" ? await this.deps.focusChain?.holdCompletion() : undefined;
-    if (held) return this.settle(call, held);
 
     let result: ToolResult;
     try {
@@ -107,6 +104,17 @@ export class ToolExecutor {
       return this.settle(call, formatResponse.toolError(message));
     }
     await this.applyResult(call, result);
+  }
+
+  /**
+   * The call's checklist, whatever becomes of the call (a cut-off call's list may be cut too);
+   * then, for attempt_completion, what the model hears instead while items are open (held once).
+   */
+  private async checklistFirst(call: ToolCall, tool: ToolDefinition | undefined): Promise<string | undefined> {
+    const chain = this.deps.focusChain;
+    if (!chain) return undefined;
+    if (!call.cutOff) await chain.fromModel(call.params[TASK_PROGRESS]);
+    return tool?.name === "attempt_completion" && !call.cutOff ? chain.holdCompletion() : undefined;
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
