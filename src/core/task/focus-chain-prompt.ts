@@ -9,7 +9,8 @@ import type { ToolCallMode } from "../../shared/settings";
 
 export const TASK_PROGRESS = "task_progress";
 
-const SPEC_DESCRIPTION = "Optional: the task's whole checklist as Markdown (- [ ] open, - [x] done), whenever it changed.";
+// Short: every tool repeats it, and the system prompt's section says the rest.
+const SPEC_DESCRIPTION = "The task's checklist, see TASK PROGRESS.";
 
 /** The XML grammar with task_progress among every tool's parameters, so the parser keeps its value. */
 export function withTaskProgressParam(grammar: ReadonlyMap<string, ReadonlySet<string>>): ReadonlyMap<string, ReadonlySet<string>> {
