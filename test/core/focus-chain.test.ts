@@ -185,6 +185,27 @@ describe("the person's edit", () => {
     expect(saved[1]?.focusChain?.items).toEqual(items(["Look", true], ["Fix, carefully", false], ["Add a test", false]));
   });
 
+  it("a list on an edit with a streamed preview: the preview becomes the question in place, and an edit by the person meanwhile wins", async () => {
+    const write = (progress: string): ScriptTurn => ({ text: `<write_to_file>\n<path>out.txt</path>\n<content>\n${"line\n".repeat(40)}</content>\n<task_progress>\n${progress}\n</task_progress>\n</write_to_file>`, chunkSize: 8 });
+    const h = await open({ answer: holdEdits, turns: [write("- [ ] Write\n- [ ] Check"), write("- [x] Write\n- [x] Check\n- [ ] Model's extra"), complete("- [x] Write\n- [x] Check")] });
+    await h.start("go");
+    const first = await h.waitForAsk("tool");
+    // One row for the edit: the streamed preview turned into the question (no leftover partial row).
+    expect(h.messages.filter((m) => m.tool?.tool === "write_to_file")).toHaveLength(1);
+    expect(h.messages.some((m) => m.partial)).toBe(false);
+    h.controller.answer(first.ts, { type: "yes" });
+    await h.server.waitForRequests(2, 5_000);
+    const second = await h.waitForAsk("tool").then(async (ask) => (ask.ts === first.ts ? h.waitForAsk("tool") : ask));
+    // The first call's list came once the call was over.
+    expect(progressRows(h).map((m) => m.focusChain?.items)).toEqual([items(["Write", false], ["Check", false])]);
+    await h.controller.editFocusChain(items(["Write", true], ["Check", false]));
+    h.controller.answer(second.ts, { type: "yes" });
+    expect(await h.finished()).toBe("completed");
+    // The second call's list was written before the person's edit: the edit stands, and the model hears of it.
+    expect(progressRows(h).map((m) => [m.focusChain?.by, m.focusChain?.items.length])).toEqual([["model", 2], ["person", 2], ["model", 2]]);
+    expect(lastUserText(h.server.requests[2])).toContain("The person edited the checklist. It is now:\n- [x] Write\n- [ ] Check");
+  });
+
   it("is refused without a task", async () => {
     const h = await open({ turns: [] });
     await expect(h.controller.editFocusChain([])).rejects.toThrow("No task is open");

@@ -32,6 +32,8 @@ export class FocusChain {
   private personEdit: string | undefined;
   /** An attempt_completion with open items was held back; the next one goes through. */
   private completionHeld = false;
+  /** How many edits the person made: a model's list written before the newest one does not replace it. */
+  private personEdits = 0;
 
   constructor(private readonly deps: FocusChainDeps) {}
 
@@ -39,9 +41,18 @@ export class FocusChain {
     return this.deps.settings().focusChain;
   }
 
-  /** A call's task_progress (undefined: it had none). Never throws: the call must run whatever the list says. */
-  async fromModel(text: string | undefined): Promise<void> {
-    if (text === undefined || !this.enabled) return;
+  /** Marks the person's edits so far, for a model's list taken later (`fromModel`'s `mark`). */
+  get editMark(): number {
+    return this.personEdits;
+  }
+
+  /**
+   * A call's task_progress (undefined: it had none). Never throws: the call must run whatever the
+   * list says. With `mark` (taken when the call closed), a person's edit made since wins: the
+   * model wrote its list without seeing it, and hears of the edit with its next request.
+   */
+  async fromModel(text: string | undefined, mark?: number): Promise<void> {
+    if (text === undefined || !this.enabled || (mark !== undefined && mark !== this.personEdits)) return;
     const { state } = this.deps;
     const reading = parseChecklist(text);
     if ("error" in reading) {
@@ -67,6 +78,7 @@ export class FocusChain {
     const changed = await this.deps.withStateLock(() => {
       if (sameItems(state.focusChain ?? [], reading.items)) return false;
       state.focusChain = reading.items;
+      this.personEdits++;
       this.personEdit = focusChainText.personEdited(reading.items);
       return true;
     });

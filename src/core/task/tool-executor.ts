@@ -43,7 +43,7 @@ export interface ToolExecutorDeps {
   /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
   aliasCall?(call: ToolCall): ToolCall | undefined;
   /** The task's checklist (focus-chain.ts): each call's task_progress, and the hold on a completion with open items. */
-  readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion">;
+  readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion" | "editMark">;
 }
 
 /**
@@ -55,6 +55,8 @@ export interface ToolExecutorDeps {
 export class ToolExecutor {
   /** Edit previews outlive a call (they open while it streams): the task's, until it is disposed. */
   private readonly previews: EditPreviews;
+  /** The checklist of a call whose preview row is open: it is taken once the call is over (checklistFirst). */
+  private deferredChecklist: { text: string; mark: number } | undefined;
 
   constructor(private readonly deps: ToolExecutorDeps) {
     this.previews = new EditPreviews((message) => deps.host.window.notify("error", message));
@@ -66,6 +68,14 @@ export class ToolExecutor {
   }
 
   async executeTool(named: ToolCall): Promise<void> {
+    try {
+      await this.runCall(named);
+    } finally {
+      await this.takeDeferredChecklist();
+    }
+  }
+
+  private async runCall(named: ToolCall): Promise<void> {
     const { state } = this.deps;
     const call = (named.id !== undefined && !named.partial && this.deps.aliasCall?.(named)) || named;
     const native = call.id !== undefined;
@@ -112,9 +122,19 @@ export class ToolExecutor {
    */
   private async checklistFirst(call: ToolCall, tool: ToolDefinition | undefined): Promise<string | undefined> {
     const chain = this.deps.focusChain;
-    if (!chain) return undefined;
-    if (!call.cutOff) await chain.fromModel(call.params[TASK_PROGRESS]);
-    return tool?.name === "attempt_completion" && !call.cutOff ? chain.holdCompletion() : undefined;
+    const text = call.params[TASK_PROGRESS];
+    if (!chain || call.cutOff) return undefined;
+    // A streamed preview row becomes the call's question next: a checklist row now would come between.
+    if (text !== undefined && tool?.presentPartial) this.deferredChecklist = { text, mark: chain.editMark };
+    else await chain.fromModel(text);
+    return tool?.name === "attempt_completion" ? chain.holdCompletion() : undefined;
+  }
+
+  /** The deferred checklist, unless the task was cancelled meanwhile (an edit by the person meanwhile wins: FocusChain.fromModel). */
+  private async takeDeferredChecklist(): Promise<void> {
+    const deferred = this.deferredChecklist;
+    this.deferredChecklist = undefined;
+    if (deferred && !this.deps.signal.aborted) await this.deps.focusChain?.fromModel(deferred.text, deferred.mark);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
