@@ -216,7 +216,7 @@ describe("@https://… mentions", () => {
 describe("@-mentions in replies", () => {
   it("an answer to a question and feedback on the result get their mentions expanded in the next request; the chat keeps the text as typed", async () => {
     const question = { text: "<ask_followup_question>\n<question>Which file?</question>\n</ask_followup_question>" };
-    const replies: Record<string, string> = { followup: "this one: @/src/b.ts", completion_result: "also @/c.txt please" };
+    const replies = { followup: "this one: @/src/b.ts", completion_result: "also @/c.txt please" };
     let completions = 0;
     const answer = (ask: AskMessage) => {
       if (ask.ask === "followup") return { type: "message" as const, text: replies.followup };
