@@ -247,4 +247,19 @@ describe("@-mentions in replies", () => {
     expect(second).toContain("follow @/style.md");
     expect(second).toContain("STYLE-GUIDE");
   });
+
+  it("a reply to a reopened task carries its mention's content", async () => {
+    let results = 0;
+    // The first result is accepted; the reopened task's result gets the reply; the next is accepted.
+    const answer = (ask: AskMessage) => (ask.ask === "completion_result" && ++results === 2 ? { type: "message" as const, text: "now @/later.md" } : { type: "yes" as const });
+    const h = await open({ answer, turns: [DONE, DONE], files: { "later.md": "LATER-CONTENT" } });
+    expect(await h.run("first")).toBe("completed");
+    const id = h.controller.currentTask!.taskId;
+    await h.controller.clearTask();
+    await h.controller.resumeTask(id);
+    expect(await h.finished()).toBe("completed");
+    const sent = lastUserText(h.server.requests[1]);
+    expect(sent).toContain("now @/later.md");
+    expect(sent).toContain("LATER-CONTENT");
+  });
 });
