@@ -31,7 +31,7 @@ export interface MentionDeps {
 export class MentionExpander {
   constructor(private readonly deps: MentionDeps) {}
 
-  /** One block per mention in `text`, in order; none when it mentions nothing. */
+  /** One block per mention in `text`, in order; none when it mentions nothing. Never rejects. */
   async blocks(text: string | undefined): Promise<string[]> {
     const blocks: string[] = [];
     let bytes = 0;
@@ -59,8 +59,9 @@ export class MentionExpander {
     try {
       return await this.read(mention);
     } catch (error) {
-      if (this.deps.signal.aborted) throw error;
-      return mentionBlock("mention", { name: mention.typed }, notIncluded(errorText(error)));
+      // Never thrown on: the message goes with a note (a cancelled task then ends as the loop sees it).
+      const reason = this.deps.signal.aborted ? "the task was cancelled while it was read." : errorText(error);
+      return mentionBlock("mention", { name: mention.typed }, notIncluded(reason));
     }
   }
 

@@ -7,6 +7,7 @@ describe("mention-query", () => {
     expect(mentionQueryAt("@", 1)).toEqual({ start: 0, query: "" });
     expect(mentionQueryAt("see @src now", 12)).toBeUndefined();
     expect(mentionQueryAt("me@x", 4)).toBeUndefined();
+    expect(mentionQueryAt("(@sr", 4)).toEqual({ start: 1, query: "sr" });
   });
 
   it("inserts the mention and one space, keeping what follows", () => {

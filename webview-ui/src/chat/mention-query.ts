@@ -2,7 +2,8 @@
  * The @-menu's logic, free of React: which `@…` the caret is in, what the menu offers for it
  * (the fixed mentions, then the host's matching files and folders), and what picking one does to
  * the text. The syntax is the core's (src/core/context/mention-parse.ts): a mention starts the
- * text or follows white space, paths start with `/`, spaces in them are written `\ `.
+ * text or follows white space or an opening bracket or quote, paths start with `/`, and spaces in
+ * them are written `\ `.
  */
 import type { WorkspaceEntryView } from "../../../src/shared/protocol";
 
@@ -32,7 +33,7 @@ const URL_START = /^https?:\/\/\S+$/i;
 /** The mention the caret is in, or none. Typing past an unescaped space leaves it. */
 export function mentionQueryAt(text: string, caret: number): MentionQuery | undefined {
   const before = text.slice(0, caret);
-  const match = /(?:^|\s)@((?:\\ |[^\s])*)$/.exec(before);
+  const match = /(?:^|[\s([{"'`])@((?:\\ |[^\s])*)$/.exec(before);
   if (!match) return undefined;
   const query = match[1] ?? "";
   return { start: caret - query.length - 1, query };
