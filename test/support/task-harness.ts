@@ -50,6 +50,8 @@ export interface HarnessOptions {
   mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
   /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
   rules?: { globalFolder?: string | true; files?: boolean };
+  /** Adds to the Node host what an editor would report (a fake `editor`, terminals' `activity`). */
+  wrapHost?: (host: HostBridge) => HostBridge;
 }
 
 export interface Harness {
@@ -109,7 +111,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView),
+    host: (options.wrapHost ?? ((h: HostBridge) => h))(withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView)),
     settings: fixedSettings(
       {
         provider: options.provider,

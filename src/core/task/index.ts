@@ -26,6 +26,7 @@ import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
+import { MentionExpander } from "../context/mentions";
 import { FocusChain } from "./focus-chain";
 import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
 
@@ -64,6 +65,8 @@ export class Task {
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
+  /** The person's @-mentions, expanded for the model wherever their text reaches it. */
+  private readonly mentions: MentionExpander;
   private readonly focusChain: FocusChain;
 
   constructor(private readonly params: TaskParams) {
@@ -97,8 +100,11 @@ export class Task {
       beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
+      withMentions: (text) => this.mentions.withMentions(text),
       focusChain: this.focusChain,
     });
+    const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
+    this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
     this.presenter = new AnswerPresenter({
       state: this.state,
       messages: this.messages,
@@ -142,7 +148,8 @@ export class Task {
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
     this.startCheckpoints();
-    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
+    const mentioned = (await this.mentions.blocks(text)).map((block) => ({ type: "text" as const, text: block }));
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...mentioned, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
 
@@ -156,7 +163,7 @@ export class Task {
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
     await this.focusChain.restore(reopened.chat);
     this.startCheckpoints();
-    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
+    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.mentions.withMentions(text) });
     if (Array.isArray(next)) return this.initiateTaskLoop(next);
     await this.messages.flush();
     this.result = next;
@@ -234,7 +241,7 @@ export class Task {
   /** A request, its answer presented and its tools run; the checkpoint saved before the next round. */
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.state.abort) return ended("aborted");
-    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
+    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
     if (limit && !Array.isArray(limit)) return limit;
     const backgroundNews = this.backgroundCommands.takeReport();
     const checklistNews = await this.focusChain.beforeRequest();

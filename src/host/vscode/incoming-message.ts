@@ -23,6 +23,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   rules: true,
   mcpAction: true,
   mcpElicitationAnswer: true,
+  searchWorkspace: true,
   editFocusChain: true,
 };
 

@@ -68,7 +68,7 @@ async function refuseWholeDisk(absolute: string, shown: string): Promise<void> {
 }
 
 /** Sorted paths (relative to the workspace, absolute outside it) and notes on what is missing. */
-function formatListing(cwd: string, walk: WalkResult): string {
+export function formatListing(cwd: string, walk: WalkResult): string {
   const lines = walk.entries
     .map(({ absolute, isFolder }) => {
       const shown = isWithin(cwd, absolute) ? path.relative(cwd, absolute).split(path.sep).join("/") : absolute;
