@@ -20,6 +20,11 @@ describe("parseCliArgs", () => {
 });
 
 describe("parseCliArgs: workspace, saved tasks and approvals", () => {
+  it("keeps the focus chain on by default; --no-focus-chain turns it off", () => {
+    expect(parseCliArgs(["go"], {})).toMatchObject({ focusChain: true });
+    expect(parseCliArgs(["--no-focus-chain", "go"], {})).toMatchObject({ focusChain: false });
+  });
+
   it("reads rules files by default; --no-rules skips them, --custom-instructions adds text", () => {
     expect(parseCliArgs(["go"], {})).toMatchObject({ rules: true, customInstructions: "" });
     expect(parseCliArgs(["--no-rules", "--custom-instructions", "Use tabs.", "go"], {})).toMatchObject({ rules: false, customInstructions: "Use tabs." });

@@ -40,6 +40,8 @@ export interface CliOptions {
   rules: boolean;
   /** --custom-instructions TEXT: added to every request's system prompt. */
   customInstructions: string;
+  /** The model keeps the task's checklist (task_progress); off: --no-focus-chain. */
+  focusChain: boolean;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -75,6 +77,9 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --no-rules                    read no rules files (.tandemrules, .clinerules, AGENTS.md,
                                 .cursorrules, .cursor/rules/, .windsurfrules, and the global folder
                                 $XDG_DATA_HOME/tandem/rules/, else ~/.local/share/tandem/rules/)
+  --no-focus-chain              the model keeps no checklist of the task (by default it writes one
+                                in task_progress, printed when it changes, and is reminded every 6
+                                requests without an update)
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -124,6 +129,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "no-mcp": { type: "boolean", default: false },
       "custom-instructions": { type: "string" },
       "no-rules": { type: "boolean", default: false },
+      "no-focus-chain": { type: "boolean", default: false },
       task: { type: "string" },
       scope: { type: "string" },
       json: { type: "boolean", default: false },
@@ -161,6 +167,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     mcp: parseMcp(values, cwd),
     rules: !values["no-rules"],
     customInstructions: values["custom-instructions"] ?? "",
+    focusChain: !values["no-focus-chain"],
   };
 }
 

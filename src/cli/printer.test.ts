@@ -28,6 +28,14 @@ describe("CliPrinter", () => {
     expect(text).toBe("Thinking about it\nretry: Retrying in 2s.\n");
   });
 
+  it("prints the checklist as it changes, with its progress and who changed it", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "task_progress", focusChain: { items: [{ text: "Look", done: true }, { text: "Fix", done: false }], by: "model" } });
+      p.show({ ts: 2, type: "say", say: "task_progress", focusChain: { items: [], by: "person" } });
+    });
+    expect(text).toBe("checklist 1/2:\n  [x] Look\n  [ ] Fix\nchecklist 0/0 (edited by the person): (empty)\n");
+  });
+
   it("prints why Tandem asks under the question", () => {
     const text = printed((p) => p.show({ ts: 1, type: "ask", ask: "tool", text: "", tool: { tool: "write_to_file", path: ".tandemignore", why: "It always asks." } }));
     expect(text).toBe("? approve write_to_file .tandemignore\n  It always asks.\n");

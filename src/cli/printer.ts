@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../shared/messages";
+import { focusChainProgress } from "../shared/focus-chain";
 
 /**
  * Prints the chat to a terminal as it happens: streamed text as it grows, everything else once
@@ -88,6 +89,8 @@ function formatMessage(message: ChatMessage): string {
       return `error: ${text}`;
     case "error_retry":
       return `retry: ${text}`;
+    case "task_progress":
+      return checklistLines(message);
     default:
       return `${message.say}: ${text}`;
   }
@@ -103,6 +106,14 @@ function target(message: ChatMessage): string {
   const mcp = message.tool?.mcp;
   if (mcp) return `${mcp.server}/${mcp.tool ?? mcp.uri ?? ""}`;
   return message.tool?.path ?? "";
+}
+
+/** The checklist as it now stands, under who changed it and how far it is. */
+function checklistLines(message: ChatMessage): string {
+  const chain = message.focusChain;
+  if (!chain) return `checklist: ${message.text ?? ""}`;
+  const items = chain.items.map((item) => `\n  [${item.done ? "x" : " "}] ${item.text}`).join("");
+  return `checklist ${focusChainProgress(chain.items)}${chain.by === "person" ? " (edited by the person)" : ""}:${items || " (empty)"}`;
 }
 
 function toolLine(message: ChatMessage): string {

@@ -2,6 +2,7 @@
  * The chat record: what the person sees of a task. Shared by the core and the webview,
  * so it holds plain data only (no runtime imports).
  */
+import type { FocusChainInfo } from "./focus-chain";
 
 /** Questions the task puts to the person; each waits for an answer. */
 export type AskKind =
@@ -52,7 +53,9 @@ export type SayKind =
   /** Plain information (e.g. "task cancelled"). */
   | "info"
   /** A round changed files and the workspace was saved as a checkpoint; `checkpoint` says which. */
-  | "checkpoint_created";
+  | "checkpoint_created"
+  /** The task's checklist changed (the model's task_progress, or the person's edit); `focusChain` holds it. */
+  | "task_progress";
 
 /** Details of a tool use shown in the chat. */
 export interface ToolMessageInfo {
@@ -122,6 +125,8 @@ interface ChatMessageBase {
   apiRequest?: ApiRequestInfo;
   retry?: RetryInfo;
   checkpoint?: CheckpointInfo;
+  /** The checklist as this row left it (say "task_progress"). */
+  focusChain?: FocusChainInfo;
   /** Options offered with a followup question. */
   options?: string[];
 }

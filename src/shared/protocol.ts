@@ -14,6 +14,7 @@
  * question it answers, so one that arrives after its question closed is refused, not misapplied.
  */
 import type { AskKind, ChatMessage } from "./messages";
+import type { FocusChainItem } from "./focus-chain";
 import type { SandboxStatus } from "./sandbox-status";
 import type { AgentSettings } from "./settings";
 import type { UsageTotals } from "./usage";
@@ -244,4 +245,6 @@ export type FromWebviewMessage =
   /** The person's answer to an open elicitation (refused with a notice when it no longer is open or does not fit). */
   | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer }
   /** The @-menu's query (what follows the `@`); answered with `workspaceResults` of the same id. */
-  | { readonly type: "searchWorkspace"; query: string; requestId: number };
+  | { readonly type: "searchWorkspace"; query: string; requestId: number }
+  /** The person edited the task's checklist: the whole new list (a refusal comes back as a notice). */
+  | { readonly type: "editFocusChain"; items: readonly FocusChainItem[] };

@@ -76,6 +76,10 @@ export interface AgentSettings {
   customInstructions: string;
   /** Rules files switched on or off, by the name the rules reader gives them (e.g. ".clinerules/style.md"); a file not listed is on. */
   ruleToggles: Record<string, boolean>;
+  /** The focus chain: the model keeps a checklist of the task (task_progress), shown in the panel. */
+  focusChain: boolean;
+  /** Requests without a checklist update after which the model is reminded to update it. */
+  focusChainReminderInterval: number;
 }
 
 /**
@@ -86,6 +90,9 @@ export const REQUEST_LIMITS = {
   requestRetries: { min: 0, max: 10 },
   stallTimeoutSeconds: { min: 5, max: 600 },
 } as const;
+
+/** The focus chain's reminder comes every N requests without an update. */
+export const FOCUS_CHAIN_LIMITS = { reminderInterval: { min: 1, max: 100 } } as const;
 
 export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   yolo: false,
@@ -101,4 +108,6 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   checkpoints: true,
   customInstructions: "",
   ruleToggles: {},
+  focusChain: true,
+  focusChainReminderInterval: 6,
 };

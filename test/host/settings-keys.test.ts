@@ -48,6 +48,16 @@ describe("readAgentSettings", () => {
     expect(() => agentSettingsEntries({ customInstructions: 3 })).toThrow(SettingValueError);
   });
 
+  it("reads the focus chain's switch and reminder interval; an interval out of range is reported and replaced", () => {
+    const read = readAgentSettings(defaults({ "focusChain.enabled": false, "focusChain.reminderInterval": 3 }));
+    expect(read).toMatchObject({ value: { focusChain: false, focusChainReminderInterval: 3 }, problems: [] });
+    const bad = readAgentSettings(defaults({ "focusChain.reminderInterval": 0 }));
+    expect(bad.value.focusChainReminderInterval).toBe(6);
+    expect(bad.problems[0]).toContain("tandem.focusChain.reminderInterval must be a whole number of requests from 1 to 100");
+    expect(agentSettingsEntries({ focusChain: false, focusChainReminderInterval: 10 })).toEqual([["focusChain.enabled", false], ["focusChain.reminderInterval", 10]]);
+    expect(() => agentSettingsEntries({ focusChainReminderInterval: 2.5 })).toThrow(SettingValueError);
+  });
+
   it("maps the keys onto the settings shape", () => {
     const read = readAgentSettings(
       defaults({ yoloMode: true, "autoApprove.editFiles": true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: [" git status ", "", "ls"] }),

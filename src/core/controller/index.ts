@@ -13,6 +13,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import { RulesReader, rulesForPrompt, type LoadedRules } from "../context/rules";
 import { describeServersForPrompt, type McpHub } from "../mcp";
+import { focusChainSection } from "../task/focus-chain-prompt";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
 import { TaskStorage } from "../storage/task-storage";
@@ -172,7 +173,7 @@ export class Controller {
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
     const hub = MCP_TOOL_NAMES.some((name) => Object.hasOwn(tools, name)) ? options.mcp : undefined;
     // Rebuilt when the mode or what the prompt says of the MCP servers changes (one connected, one failed).
-    let prompt: { mode: string; mcp: string; rules: string; custom: string; text: string } | undefined;
+    let prompt: { mode: string; mcp: string; rules: string; custom: string; focus: boolean; text: string } | undefined;
     return new Task({
       taskId,
       api,
@@ -186,9 +187,11 @@ export class Controller {
         const mcp = hub ? describeServersForPrompt(hub.servers()) : "";
         const rules = rulesForPrompt(loaded);
         const custom = loaded.customInstructions;
-        if (prompt?.mode !== mode || prompt.mcp !== mcp || prompt.rules !== rules || prompt.custom !== custom) {
-          const text = buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp, rules, customInstructions: custom });
-          prompt = { mode, mcp, rules, custom, text };
+        const focus = this.getSettings().focusChain;
+        if (prompt?.mode !== mode || prompt.mcp !== mcp || prompt.rules !== rules || prompt.custom !== custom || prompt.focus !== focus) {
+          const focusChain = focus ? focusChainSection(mode) : undefined;
+          const text = buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp, rules, customInstructions: custom, focusChain });
+          prompt = { mode, mcp, rules, custom, focus, text };
         }
         return prompt.text;
       },
@@ -286,6 +289,12 @@ export class Controller {
     if (!task) throw new Error("No task is open.");
     if (!service) throw new Error("Checkpoints are off in this session.");
     return { task, service };
+  }
+
+  /** The person's edit of the current task's checklist (the panel's focus chain); throws when there is no task or the list does not fit. */
+  async editFocusChain(items: unknown): Promise<void> {
+    if (!this.task) throw new Error("No task is open, so there is no checklist to edit.");
+    return this.task.editFocusChain(items);
   }
 
   /** What the current task waits for the person to answer, if anything. */

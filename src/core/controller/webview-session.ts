@@ -158,6 +158,8 @@ export class WebviewSession implements ControllerListener {
         return this.mcpPanel?.answer(message.answer);
       case "searchWorkspace":
         return this.searchWorkspace(message.query, message.requestId);
+      case "editFocusChain":
+        return this.controller.editFocusChain(message.items);
     }
   }
 

@@ -23,6 +23,8 @@ export interface SystemPromptOptions {
   readonly sandbox?: { readonly network: string };
   /** The MCP servers' section (`describeServersForPrompt`); empty or absent: none. */
   readonly mcpServers?: string;
+  /** The focus chain's section (`focusChainSection`); absent: the focus chain is off. */
+  readonly focusChain?: string;
 }
 
 const SEPARATOR = "\n\n====\n\n";
@@ -33,6 +35,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     roleSection(),
     toolUseSection(tools, options.toolCallMode),
     workflowSection(),
+    ...(options.focusChain ? [options.focusChain] : []),
     rulesSection(options.cwd, tools),
     environmentSection(options),
   ];

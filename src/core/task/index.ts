@@ -27,6 +27,8 @@ import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
 import { MentionExpander } from "../context/mentions";
+import { FocusChain } from "./focus-chain";
+import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -65,6 +67,7 @@ export class Task {
   private readonly rules: RulesInLoop;
   /** The person's @-mentions, expanded for the model wherever their text reaches it. */
   private readonly mentions: MentionExpander;
+  private readonly focusChain: FocusChain;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -74,12 +77,13 @@ export class Task {
     this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report, announce);
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
-    this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
+    this.parser = new IncrementalAssistantMessageParser(native ? new Map() : withTaskProgressParam(toolGrammar(params.tools)));
     const ignore = params.ignore ?? { isIgnored: () => false };
     this.commands = new TaskCommands(params.host.terminal, params.commandSandbox, [params.host.workspace.root], ignore);
     const signal = this.abortController.signal;
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
+    this.focusChain = new FocusChain({ state: this.state, settings: params.settings, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -97,6 +101,7 @@ export class Task {
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
       withMentions: (text) => this.mentions.withMentions(text),
+      focusChain: this.focusChain,
     });
     const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
     this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
@@ -156,6 +161,7 @@ export class Task {
   async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean; restored?: { files: boolean } } = {}): Promise<TaskOutcome> {
     const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
+    await this.focusChain.restore(reopened.chat);
     this.startCheckpoints();
     const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.mentions.withMentions(text) });
     if (Array.isArray(next)) return this.initiateTaskLoop(next);
@@ -238,7 +244,9 @@ export class Task {
     const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
     if (limit && !Array.isArray(limit)) return limit;
     const backgroundNews = this.backgroundCommands.takeReport();
-    const content = [...userContent, ...(limit ?? []), ...(backgroundNews ? [{ type: "text" as const, text: backgroundNews }] : [])];
+    const checklistNews = await this.focusChain.beforeRequest();
+    const news = [backgroundNews, checklistNews].flatMap((text) => (text ? [{ type: "text" as const, text }] : []));
+    const content = [...userContent, ...(limit ?? []), ...news];
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
       this.messages.addUserContent(content);
@@ -335,7 +343,7 @@ export class Task {
       const stream = this.params.api.createMessage(
         this.params.systemPrompt(rules),
         this.messages.apiHistory,
-        native ? [...toolSpecs(this.params.tools), ...this.mcp.nativeSpecs()] : undefined,
+        native ? [...this.toolSpecs(), ...this.mcp.nativeSpecs()] : undefined,
       );
       let first: IteratorResult<unknown>;
       try {
@@ -352,6 +360,17 @@ export class Task {
       yield* stream;
       return;
     }
+  }
+
+  /** The native tool specs: with task_progress on every tool while the focus chain is on. */
+  private toolSpecs() {
+    const specs = toolSpecs(this.params.tools);
+    return this.focusChain.enabled ? withTaskProgressSpec(specs) : specs;
+  }
+
+  /** The person's edit of the checklist (the panel); the model sees it with its next request. Throws when it does not fit. */
+  editFocusChain(items: unknown): Promise<void> {
+    return this.focusChain.fromPerson(items);
   }
 
   /** Presents the blocks parsed so far: text to the chat, complete tool calls to the ToolExecutor. */

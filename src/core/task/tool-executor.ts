@@ -16,6 +16,8 @@ import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
+import type { FocusChain } from "./focus-chain";
+import { TASK_PROGRESS } from "./focus-chain-prompt";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -42,6 +44,8 @@ export interface ToolExecutorDeps {
   aliasCall?(call: ToolCall): ToolCall | undefined;
   /** What the person typed, followed by what its @-mentions stand for (core/context/mentions.ts). */
   withMentions(text: string | undefined): Promise<string | undefined>;
+  /** The task's checklist (focus-chain.ts): each call's task_progress, and the hold on a completion with open items. */
+  readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion" | "editMark">;
 }
 
 /**
@@ -53,6 +57,8 @@ export interface ToolExecutorDeps {
 export class ToolExecutor {
   /** Edit previews outlive a call (they open while it streams): the task's, until it is disposed. */
   private readonly previews: EditPreviews;
+  /** The checklist of a call whose preview row is open: it is taken once the call is over (checklistFirst). */
+  private deferredChecklist: { text: string; mark: number } | undefined;
 
   constructor(private readonly deps: ToolExecutorDeps) {
     this.previews = new EditPreviews((message) => deps.host.window.notify("error", message));
@@ -64,6 +70,14 @@ export class ToolExecutor {
   }
 
   async executeTool(named: ToolCall): Promise<void> {
+    try {
+      await this.runCall(named);
+    } finally {
+      await this.takeDeferredChecklist();
+    }
+  }
+
+  private async runCall(named: ToolCall): Promise<void> {
     const { state } = this.deps;
     const call = (named.id !== undefined && !named.partial && this.deps.aliasCall?.(named)) || named;
     const native = call.id !== undefined;
@@ -81,6 +95,8 @@ export class ToolExecutor {
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
+    const held = await this.checklistFirst(call, tool);
+    if (held) return this.settle(call, held);
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
@@ -100,6 +116,27 @@ export class ToolExecutor {
       return this.settle(call, formatResponse.toolError(message));
     }
     await this.applyResult(call, result);
+  }
+
+  /**
+   * The call's checklist, whatever becomes of the call (a cut-off call's list may be cut too);
+   * then, for attempt_completion, what the model hears instead while items are open (held once).
+   */
+  private async checklistFirst(call: ToolCall, tool: ToolDefinition | undefined): Promise<string | undefined> {
+    const chain = this.deps.focusChain;
+    const text = call.params[TASK_PROGRESS];
+    if (!chain || call.cutOff) return undefined;
+    // A streamed preview row becomes the call's question next: a checklist row now would come between.
+    if (text !== undefined && tool?.presentPartial) this.deferredChecklist = { text, mark: chain.editMark };
+    else await chain.fromModel(text);
+    return tool?.name === "attempt_completion" ? chain.holdCompletion() : undefined;
+  }
+
+  /** The deferred checklist, unless the task was cancelled meanwhile (an edit by the person meanwhile wins: FocusChain.fromModel). */
+  private async takeDeferredChecklist(): Promise<void> {
+    const deferred = this.deferredChecklist;
+    this.deferredChecklist = undefined;
+    if (deferred && !this.deps.signal.aborted) await this.deps.focusChain?.fromModel(deferred.text, deferred.mark);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {

@@ -24,6 +24,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   mcpAction: true,
   mcpElicitationAnswer: true,
   searchWorkspace: true,
+  editFocusChain: true,
 };
 
 export type IncomingCheck = { readonly ok: true; readonly message: FromWebviewMessage } | { readonly ok: false; readonly reason: string };

@@ -11,6 +11,7 @@ import {
   DEFAULT_AGENT_SETTINGS,
   DEFAULT_AUTO_APPROVAL,
   DEFAULT_SANDBOX_SETTINGS,
+  FOCUS_CHAIN_LIMITS,
   REQUEST_LIMITS,
   type AgentSettings,
   type AutoApprovalSettings,
@@ -53,6 +54,7 @@ const wholeNumber = (min: number, max: number): Check<number> => (v) => (Number.
 const isMistakeLimit = wholeNumber(1, MISTAKE_LIMIT_MAX);
 const isRequestRetries = wholeNumber(REQUEST_LIMITS.requestRetries.min, REQUEST_LIMITS.requestRetries.max);
 const isStallTimeout = wholeNumber(REQUEST_LIMITS.stallTimeoutSeconds.min, REQUEST_LIMITS.stallTimeoutSeconds.max);
+const isReminderInterval = wholeNumber(FOCUS_CHAIN_LIMITS.reminderInterval.min, FOCUS_CHAIN_LIMITS.reminderInterval.max);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
 const isProvider: Check<ProviderId> = (v) => (isProviderId(v) ? v : undefined);
 /** "auto" (the default) is stored as no setting at all. */
@@ -85,6 +87,7 @@ const EXPECTED = {
   mistakeLimit: `a whole number from 1 to ${MISTAKE_LIMIT_MAX}`,
   requestRetries: `a whole number from ${REQUEST_LIMITS.requestRetries.min} to ${REQUEST_LIMITS.requestRetries.max}`,
   stallTimeout: `a whole number of seconds from ${REQUEST_LIMITS.stallTimeoutSeconds.min} to ${REQUEST_LIMITS.stallTimeoutSeconds.max}`,
+  reminderInterval: `a whole number of requests from ${FOCUS_CHAIN_LIMITS.reminderInterval.min} to ${FOCUS_CHAIN_LIMITS.reminderInterval.max}`,
   toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
   provider: `one of ${PROVIDER_IDS.join(", ")}`,
   openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
@@ -135,6 +138,8 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     checkpoints: r.read("checkpoints.enabled", isBoolean, d.checkpoints, EXPECTED.boolean),
     customInstructions: r.read("customInstructions", isText, d.customInstructions, EXPECTED.text),
     ruleToggles: r.read("rules.toggles", isToggleMap, { ...d.ruleToggles }, EXPECTED.toggleMap),
+    focusChain: r.read("focusChain.enabled", isBoolean, d.focusChain, EXPECTED.boolean),
+    focusChainReminderInterval: r.read("focusChain.reminderInterval", isReminderInterval, d.focusChainReminderInterval, EXPECTED.reminderInterval),
   };
   return { value, problems: r.problems };
 }
@@ -195,6 +200,8 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   checkpoints: { key: "checkpoints.enabled", check: isBoolean, expected: EXPECTED.boolean },
   customInstructions: { key: "customInstructions", check: isText, expected: EXPECTED.text },
   ruleToggles: { key: "rules.toggles", check: isToggleMap, expected: EXPECTED.toggleMap },
+  focusChain: { key: "focusChain.enabled", check: isBoolean, expected: EXPECTED.boolean },
+  focusChainReminderInterval: { key: "focusChain.reminderInterval", check: isReminderInterval, expected: EXPECTED.reminderInterval },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

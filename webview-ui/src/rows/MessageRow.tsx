@@ -7,6 +7,7 @@ import { CommandOutputRow } from "./CommandOutputRow";
 import { CommandRow } from "./CommandRow";
 import { CompletionCommandRow, CompletionRow } from "./CompletionRow";
 import { ErrorRow } from "./ErrorRow";
+import { FocusChainRow } from "./FocusChainRow";
 import { FollowupRow } from "./FollowupRow";
 import { InfoRow } from "./InfoRow";
 import { MistakeLimitRow } from "./MistakeLimitRow";
@@ -72,6 +73,8 @@ function sayRow(message: SayMessage): ReactElement {
       return <CommandOutputRow message={message} />;
     case "checkpoint_created":
       return <CheckpointRow message={message} />;
+    case "task_progress":
+      return <FocusChainRow message={message} />;
   }
 }
 

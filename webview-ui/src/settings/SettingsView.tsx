@@ -4,6 +4,7 @@ import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
 import { useExtensionState, usePost } from "../use-extension-state";
 import { ApiKeyField } from "./ApiKeyField";
 import { CheckpointsSection } from "./CheckpointsSection";
+import { FocusChainSection } from "./FocusChainSection";
 import { Field } from "./Field";
 import { ModelPicker } from "./ModelPicker";
 import { RulesSection } from "./RulesSection";
@@ -111,6 +112,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
       <RulesSection agent={agent} onChange={updateAgent} />
       <SandboxSection settings={agent.sandbox} status={sandbox} onChange={(next) => updateAgent({ sandbox: next })} />
       <CheckpointsSection enabled={agent.checkpoints} onChange={(checkpoints) => updateAgent({ checkpoints })} />
+      <FocusChainSection agent={agent} onChange={updateAgent} />
     </>
   );
 }

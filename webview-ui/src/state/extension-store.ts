@@ -4,6 +4,7 @@
  * one slot of the message list and re-renders only the row showing that message.
  */
 import type { ChatMessage } from "../../../src/shared/messages";
+import type { FocusChainInfo } from "../../../src/shared/focus-chain";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type { McpPanelState } from "../../../src/shared/mcp";
 import type {
@@ -57,6 +58,8 @@ export interface PanelState {
   readonly totals: UsageTotals;
   /** Context tokens of the newest request that reported usage. */
   readonly contextTokens: number;
+  /** The checklist as the newest `task_progress` row left it; undefined while the task has none. */
+  readonly focusChain: FocusChainInfo | undefined;
 }
 
 const INITIAL: PanelState = {
@@ -78,6 +81,7 @@ const INITIAL: PanelState = {
   listVersion: 0,
   totals: ZERO_USAGE,
   contextTokens: 0,
+  focusChain: undefined,
 };
 
 type Listener = () => void;
@@ -89,6 +93,8 @@ export class ExtensionStore {
   private readonly messageListeners = new Map<number, Set<Listener>>();
   /** Timestamp of the newest api_req_started message with usage, for the context bar. */
   private contextTs = -Infinity;
+  /** Timestamp of the newest row carrying the checklist. */
+  private focusTs = -Infinity;
   private seq = 0;
 
   readonly getState = (): PanelState => this.state;
@@ -256,6 +262,10 @@ export class ExtensionStore {
         changes.contextTokens = contextTokens(after);
       }
     }
+    if (message.focusChain && message.ts >= this.focusTs) {
+      this.focusTs = message.ts;
+      changes.focusChain = message.focusChain;
+    }
     if (this.list.length !== countBefore) {
       changes.messageCount = this.list.length;
       changes.listVersion = this.state.listVersion + 1;
@@ -311,11 +321,14 @@ export class ExtensionStore {
         break;
       }
     }
+    const focus = messages.findLast((m) => m.focusChain !== undefined);
+    this.focusTs = focus?.ts ?? -Infinity;
     this.patch({
       messageCount: messages.length,
       listVersion: this.state.listVersion + 1,
       totals: sumUsage(messages),
       contextTokens: context,
+      focusChain: focus?.focusChain,
     });
     for (const ts of only ?? [...this.messageListeners.keys()]) this.notifyMessage(ts);
   }

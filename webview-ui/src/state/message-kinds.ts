@@ -32,6 +32,7 @@ export const SAY_KINDS = [
   "command_output",
   "info",
   "checkpoint_created",
+  "task_progress",
 ] as const satisfies readonly SayKind[];
 
 type Exhaustive<Missing> = [Missing] extends [never] ? true : { missing: Missing };
