@@ -32,7 +32,7 @@ interface Excerpt {
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    "Read a text file from the workspace. The result shows each line with its number (`  12 | text`). " +
+    "Read a text file from the workspace. The result shows each line after its number and a bar (`12|text`); the number and bar are not part of the file. " +
     `Long files are cut after ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB; read further with start_line/end_line. ` +
     "PDF and Word (.docx) files show their extracted text and Jupyter notebooks (.ipynb) their cells' source, numbered the same way; " +
     "other binary files are refused.",
@@ -139,8 +139,8 @@ function formatExcerpt(relative: string, range: LineRange, excerpt: Excerpt): st
     if (total === 0) return `(${relative} is empty)`;
     throw new ToolError("invalid_param", `start_line ${range.start} is past the end of ${relative}, which has ${total} lines.`);
   }
-  const width = Math.max(4, String(last.n).length);
-  const body = lines.map(({ n, text }) => `${String(n).padStart(width)} | ${text}`).join("\n");
+  // The cheapest form the model still reads reliably: no padding, no spaces around the bar.
+  const body = lines.map(({ n, text }) => `${n}|${text}`).join("\n");
   return cut === undefined ? body : `${body}\n\n${cutNote(cut, lines[0]?.n ?? 1, last.n)}`;
 }
 
