@@ -76,6 +76,8 @@ export interface AgentSettings {
   customInstructions: string;
   /** Rules files switched on or off, by the name the rules reader gives them (e.g. ".clinerules/style.md"); a file not listed is on. */
   ruleToggles: Record<string, boolean>;
+  /** Near the context window's end, have the model summarise the conversation (on) or drop the oldest rounds (off). */
+  autoCondense: boolean;
 }
 
 /**
@@ -101,4 +103,5 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   checkpoints: true,
   customInstructions: "",
   ruleToggles: {},
+  autoCondense: true,
 };

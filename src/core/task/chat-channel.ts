@@ -10,6 +10,7 @@ export interface SayExtra {
   apiRequest?: ApiRequestInfo;
   retry?: ChatMessage["retry"];
   checkpoint?: ChatMessage["checkpoint"];
+  condense?: ChatMessage["condense"];
   /** Update this message (a streaming row) instead of the last one. */
   updateTs?: number;
 }

@@ -26,6 +26,7 @@ import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
+import { ContextInLoop } from "./context-in-loop";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -62,6 +63,7 @@ export class Task {
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
+  private readonly context: ContextInLoop;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -77,6 +79,7 @@ export class Task {
     const signal = this.abortController.signal;
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
+    this.context = new ContextInLoop({ api: params.api, messages: this.messages, signal, settings: params.settings, round: () => this.state.apiRequestCount, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -93,6 +96,7 @@ export class Task {
       beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
+      reads: this.context.reads,
     });
     this.presenter = new AnswerPresenter({
       state: this.state,
@@ -236,6 +240,8 @@ export class Task {
       this.state.apiRequestCount++;
       this.messages.addUserContent(content);
     });
+    // Reads recorded, and the conversation condensed or truncated if it nears the window's end.
+    await this.context.beforeRequest();
     const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: RequestRow.emptyInfo() }), this.messages, (fn) => this.withStateLock(fn));
     this.retrier = new ApiRequestRetrier(this.retrierDeps);
     let attempt: AttemptOutcome;
@@ -357,9 +363,9 @@ export class Task {
     return this.chat.say(kind, text, extra);
   }
 
-  /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
+  /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile); `/compact` condenses and asks again. */
   ask(kind: AskKind, text: string, extra: AskExtra = {}): Promise<AskResponse> {
-    return this.chat.ask(kind, text, extra);
+    return this.context.answerOf(() => this.chat.ask(kind, text, extra));
   }
 
   /** The Controller delivers the person's answer here. Returns false if question `questionId` is not open. */

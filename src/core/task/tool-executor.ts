@@ -16,6 +16,7 @@ import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
+import type { ReadRecord } from "./tools/types";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -40,6 +41,8 @@ export interface ToolExecutorDeps {
   readonly mcp?: McpServers;
   /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
   aliasCall?(call: ToolCall): ToolCall | undefined;
+  /** The task's record of file reads in the conversation (read_file); none: every read goes out in full. */
+  readonly reads?: ReadRecord;
 }
 
 /**
@@ -178,6 +181,7 @@ export class ToolExecutor {
       commands: deps.commands,
       previews: this.previews,
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
+      ...(deps.reads ? { reads: deps.reads } : {}),
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),

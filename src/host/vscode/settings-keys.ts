@@ -135,6 +135,7 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     checkpoints: r.read("checkpoints.enabled", isBoolean, d.checkpoints, EXPECTED.boolean),
     customInstructions: r.read("customInstructions", isText, d.customInstructions, EXPECTED.text),
     ruleToggles: r.read("rules.toggles", isToggleMap, { ...d.ruleToggles }, EXPECTED.toggleMap),
+    autoCondense: r.read("autoCondense", isBoolean, d.autoCondense, EXPECTED.boolean),
   };
   return { value, problems: r.problems };
 }
@@ -195,6 +196,7 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   checkpoints: { key: "checkpoints.enabled", check: isBoolean, expected: EXPECTED.boolean },
   customInstructions: { key: "customInstructions", check: isText, expected: EXPECTED.text },
   ruleToggles: { key: "rules.toggles", check: isToggleMap, expected: EXPECTED.toggleMap },
+  autoCondense: { key: "autoCondense", check: isBoolean, expected: EXPECTED.boolean },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

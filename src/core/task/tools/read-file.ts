@@ -10,7 +10,7 @@ import { assertNotIgnored } from "./ignored-path";
 import { param } from "./params";
 import { assertStillLandsAt, touchedPaths, type ResolvedToolPath } from "./paths";
 import { documentKind, extractDocumentText, noTextNote } from "./read-file-documents";
-import { defineTool, ToolError, type ToolResult } from "./types";
+import { defineTool, ToolError, type ReadRecord, type ToolResult } from "./types";
 
 export const MAX_LINES = 2000;
 export const MAX_BYTES = 256 * 1024;
@@ -54,7 +54,7 @@ export const readFileTool = defineTool({
         message: { tool: "read_file", path: target.relative, content: target.absolute, outsideWorkspace: target.outsideWorkspace },
         paths: touchedPaths(target),
       },
-      run: () => readTarget(target, { start, end }, ctx.signal),
+      run: async () => onceInContext(await readTarget(target, { start, end }, ctx.signal), target, { start, end }, ctx.reads),
     };
   },
 });
@@ -73,6 +73,17 @@ async function readTarget(target: ResolvedToolPath, range: LineRange, signal: Ab
   }
   const excerpt = await readLines(target.real, range, signal);
   return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
+}
+
+/**
+ * The same text the conversation already holds (same file, same range, nothing changed) is not
+ * sent again: the model gets a short note pointing at its earlier copy.
+ */
+function onceInContext(result: ToolResult, target: ResolvedToolPath, range: LineRange, reads: ReadRecord | undefined): ToolResult {
+  if (!reads || result.kind !== "ok" || typeof result.content !== "string") return result;
+  const earlier = reads.willReturn({ file: target.real, start: range.start, end: range.end, shown: target.relative }, result.content);
+  if (!earlier) return result;
+  return { kind: "ok", content: `[${target.relative} is unchanged since your read of it in request ${earlier.round}: that copy is still in the conversation above, so it is not repeated here.]` };
 }
 
 async function requireFile(real: string, shown: string): Promise<void> {

@@ -71,6 +71,8 @@ export interface ToolContext {
   readonly previews: EditPreviews;
   /** The MCP servers (use_mcp_tool, access_mcp_resource); none when the session has no hub. */
   readonly mcp?: McpServers;
+  /** Which reads the conversation holds (read_file); none: every read goes out in full. */
+  readonly reads?: ReadRecord;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
@@ -82,6 +84,14 @@ export interface ToolContext {
    * call of the model's passes through; `shownAs` names this tool on its approval question.
    */
   callTool(name: string, params: RawParams, options?: { shownAs?: string }): Promise<ToolResult>;
+}
+
+/**
+ * What read_file tells the task's read ledger (context/read-ledger.ts) before it returns `text`:
+ * the round of an identical earlier read still in the conversation (answer short), or undefined.
+ */
+export interface ReadRecord {
+  willReturn(read: { file: string; start: number; end: number; shown: string }, text: string): { readonly round: number } | undefined;
 }
 
 /** Parameters as the model wrote them (complete or still streaming). */
