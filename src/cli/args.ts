@@ -40,6 +40,8 @@ export interface CliOptions {
   rules: boolean;
   /** --custom-instructions TEXT: added to every request's system prompt. */
   customInstructions: string;
+  /** Summarise the conversation near the window's end (off: --no-auto-condense, the oldest rounds are dropped). */
+  autoCondense: boolean;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -75,6 +77,10 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --no-rules                    read no rules files (.tandemrules, .clinerules, AGENTS.md,
                                 .cursorrules, .cursor/rules/, .windsurfrules, and the global folder
                                 $XDG_DATA_HOME/tandem/rules/, else ~/.local/share/tandem/rules/)
+  --context-window N            the model's context window in tokens (the contextWindowOverride
+                                setting; default: the model's own)
+  --no-auto-condense            near the window's end, drop the oldest rounds instead of having
+                                the model summarise them
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -124,6 +130,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "no-mcp": { type: "boolean", default: false },
       "custom-instructions": { type: "string" },
       "no-rules": { type: "boolean", default: false },
+      "context-window": { type: "string" },
+      "no-auto-condense": { type: "boolean", default: false },
       task: { type: "string" },
       scope: { type: "string" },
       json: { type: "boolean", default: false },
@@ -148,7 +156,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const baseUrl = values["base-url"] ?? env[PROVIDERS[provider].baseUrlEnv];
   return {
     action,
-    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}) },
+    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}), ...parseContextWindow(values["context-window"]) },
     yolo: values.yolo,
     autoApproval: parseAutoApprove(values["auto-approve"] ?? []),
     json: values.json,
@@ -161,7 +169,18 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     mcp: parseMcp(values, cwd),
     rules: !values["no-rules"],
     customInstructions: values["custom-instructions"] ?? "",
+    autoCondense: !values["no-auto-condense"],
   };
+}
+
+/** --context-window N: a whole number of tokens, as the contextWindowOverride setting takes. */
+function parseContextWindow(raw: string | undefined): { contextWindowOverride?: number } {
+  if (raw === undefined) return {};
+  const tokens = Number(raw.replace(/_/g, ""));
+  if (!/^\d[\d_]*$/.test(raw.trim()) || !Number.isSafeInteger(tokens) || tokens < 1024) {
+    throw new Error(`--context-window takes a whole number of tokens, at least 1024; got "${raw}".`);
+  }
+  return { contextWindowOverride: tokens };
 }
 
 function parseMcp(values: { "mcp-config"?: string; "trust-workspace"?: boolean; "no-mcp"?: boolean }, cwd: string): CliMcp {

@@ -129,6 +129,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       sandbox: cli.sandbox,
       checkpoints: cli.checkpoints,
       customInstructions: cli.customInstructions,
+      autoCondense: cli.autoCondense,
     }),
     rules: { globalFolder: defaultRulesFolder(process.env), files: cli.rules },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.

@@ -88,9 +88,17 @@ function formatMessage(message: ChatMessage): string {
       return `error: ${text}`;
     case "error_retry":
       return `retry: ${text}`;
+    case "context_condensed": {
+      const c = message.condense;
+      return `context condensed${c ? `: ${c.tokensBefore} → ${c.tokensAfter} tokens` : ""}\n${indent(text)}`;
+    }
     default:
       return `${message.say}: ${text}`;
   }
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => `  ${line}`).join("\n");
 }
 
 /** Why Tandem asks (a guard file, a secret, outside the workspace), on a line of its own. */
