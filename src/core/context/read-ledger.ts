@@ -93,6 +93,22 @@ export class ReadLedger {
     });
   }
 
+  /**
+   * After the history was rewritten (condensed or truncated): finds each recorded block where it
+   * is now, and forgets those that are gone. O(history), and only on those rare rewrites.
+   */
+  rebase(): void {
+    const where = new Map<ContentBlock, { messageIndex: number; blockIndex: number }>();
+    this.history.apiHistory.forEach((message, messageIndex) => {
+      if (typeof message.content !== "string") message.content.forEach((block, blockIndex) => where.set(block, { messageIndex, blockIndex }));
+    });
+    for (const [key, entry] of this.entries) {
+      const now = where.get(entry.block);
+      if (now) this.entries.set(key, { ...entry, ...now });
+      else this.entries.delete(key);
+    }
+  }
+
   /** The entry for `key` if its block is still where it was; a moved or dropped one is forgotten. */
   private liveEntry(key: string): Entry | undefined {
     const entry = this.entries.get(key);

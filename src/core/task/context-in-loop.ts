@@ -90,7 +90,10 @@ export class ContextInLoop {
       // A history changed meanwhile (it should not be, while the task waits) is not overwritten.
       if (!sameHistory(messages.apiHistory, before)) return undefined;
       const condensed = condenseHistory(before, summary, keep);
-      if (condensed) messages.setApiHistory(condensed.history);
+      if (condensed) {
+        messages.setApiHistory(condensed.history);
+        this.reads.rebase();
+      }
       return condensed;
     });
     if (!result) return;
@@ -129,7 +132,10 @@ export class ContextInLoop {
     const fraction = used !== undefined && used >= this.deps.api.getModel().info.contextWindow ? 0.75 : 0.5;
     const removed = await this.deps.withStateLock(() => {
       const result = truncateConversation(messages.apiHistory, fraction);
-      if (result.removed > 0) messages.setApiHistory(result.history);
+      if (result.removed > 0) {
+        messages.setApiHistory(result.history);
+        this.reads.rebase();
+      }
       return result.removed;
     });
     if (removed === 0) {
