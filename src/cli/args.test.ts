@@ -13,6 +13,15 @@ describe("parseCliArgs", () => {
     expect(automatic !== "help" && "openAiApi" in automatic.api).toBe(false);
   });
 
+  it("takes --context-window as the context window override and --no-auto-condense, refusing a window that is no number", () => {
+    const options = parseCliArgs(["--context-window", "32_000", "--no-auto-condense", "go"], {});
+    expect(options).toMatchObject({ api: { contextWindowOverride: 32000 }, autoCondense: false });
+    const plain = parseCliArgs(["go"], {});
+    expect(plain !== "help" && "contextWindowOverride" in plain.api).toBe(false);
+    expect(plain).toMatchObject({ autoCondense: true });
+    for (const bad of ["big", "12.5", "-5", "100"]) expect(() => parseCliArgs([`--context-window=${bad}`, "go"], {})).toThrow(/--context-window takes a whole number of tokens, at least 1024/);
+  });
+
   it("refuses an OpenAI API it does not know, and a missing task", () => {
     expect(() => parseCliArgs(["--openai-api", "soap", "go"], {})).toThrow(/Unknown OpenAI API "soap": use chat or responses/);
     expect(() => parseCliArgs([], {})).toThrow(/No task given/);

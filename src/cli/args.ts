@@ -42,6 +42,8 @@ export interface CliOptions {
   customInstructions: string;
   /** The model keeps the task's checklist (task_progress); off: --no-focus-chain. */
   focusChain: boolean;
+  /** Summarise the conversation near the window's end (off: --no-auto-condense, the oldest rounds are dropped). */
+  autoCondense: boolean;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -80,6 +82,10 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --no-focus-chain              the model keeps no checklist of the task (by default it writes one
                                 in task_progress, printed when it changes, and is reminded every 6
                                 requests without an update)
+  --context-window N            the model's context window in tokens (the contextWindowOverride
+                                setting; default: the model's own)
+  --no-auto-condense            near the window's end, drop the oldest rounds instead of having
+                                the model summarise them
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -130,6 +136,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "custom-instructions": { type: "string" },
       "no-rules": { type: "boolean", default: false },
       "no-focus-chain": { type: "boolean", default: false },
+      "context-window": { type: "string" },
+      "no-auto-condense": { type: "boolean", default: false },
       task: { type: "string" },
       scope: { type: "string" },
       json: { type: "boolean", default: false },
@@ -154,7 +162,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const baseUrl = values["base-url"] ?? env[PROVIDERS[provider].baseUrlEnv];
   return {
     action,
-    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}) },
+    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}), ...parseContextWindow(values["context-window"]) },
     yolo: values.yolo,
     autoApproval: parseAutoApprove(values["auto-approve"] ?? []),
     json: values.json,
@@ -168,7 +176,18 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     rules: !values["no-rules"],
     customInstructions: values["custom-instructions"] ?? "",
     focusChain: !values["no-focus-chain"],
+    autoCondense: !values["no-auto-condense"],
   };
+}
+
+/** --context-window N: a whole number of tokens, as the contextWindowOverride setting takes. */
+function parseContextWindow(raw: string | undefined): { contextWindowOverride?: number } {
+  if (raw === undefined) return {};
+  const tokens = Number(raw.replace(/_/g, ""));
+  if (!/^\d[\d_]*$/.test(raw.trim()) || !Number.isSafeInteger(tokens) || tokens < 1024) {
+    throw new Error(`--context-window takes a whole number of tokens, at least 1024; got "${raw}".`);
+  }
+  return { contextWindowOverride: tokens };
 }
 
 function parseMcp(values: { "mcp-config"?: string; "trust-workspace"?: boolean; "no-mcp"?: boolean }, cwd: string): CliMcp {

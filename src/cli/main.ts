@@ -130,6 +130,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       checkpoints: cli.checkpoints,
       customInstructions: cli.customInstructions,
       focusChain: cli.focusChain,
+      autoCondense: cli.autoCondense,
     }),
     rules: { globalFolder: defaultRulesFolder(process.env), files: cli.rules },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.

@@ -40,4 +40,9 @@ describe("CliPrinter", () => {
     const text = printed((p) => p.show({ ts: 1, type: "ask", ask: "tool", text: "", tool: { tool: "write_to_file", path: ".tandemignore", why: "It always asks." } }));
     expect(text).toBe("? approve write_to_file .tandemignore\n  It always asks.\n");
   });
+
+  it("prints a condensed context with its figures and the summary indented under it", () => {
+    const text = printed((p) => p.show({ ts: 1, type: "say", say: "context_condensed", text: "Read a.ts.\nNext: test.", condense: { tokensBefore: 9000, tokensAfter: 1200, trigger: "auto" } }));
+    expect(text).toBe("context condensed: 9000 → 1200 tokens\n  Read a.ts.\n  Next: test.\n");
+  });
 });

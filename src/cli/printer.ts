@@ -91,9 +91,17 @@ function formatMessage(message: ChatMessage): string {
       return `retry: ${text}`;
     case "task_progress":
       return checklistLines(message);
+    case "context_condensed": {
+      const c = message.condense;
+      return `context condensed${c ? `: ${c.tokensBefore} → ${c.tokensAfter} tokens` : ""}\n${indent(text)}`;
+    }
     default:
       return `${message.say}: ${text}`;
   }
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => `  ${line}`).join("\n");
 }
 
 /** Why Tandem asks (a guard file, a secret, outside the workspace), on a line of its own. */

@@ -41,6 +41,8 @@ export type SayKind =
   | "error_retry"
   /** The conversation was shortened to fit the context window. */
   | "context_truncated"
+  /** The conversation was summarised to fit the context window; `text` is the summary, `condense` the figures. */
+  | "context_condensed"
   /** A tool ran (auto-approved or approved); `tool` holds the details. */
   | "tool"
   /** The person's answer or feedback, shown in the chat. */
@@ -103,6 +105,14 @@ export interface ApiRequestInfo {
   keyRefused?: boolean;
 }
 
+/** A condensed conversation's size before and after, in tokens, and what asked for it. */
+export interface CondenseInfo {
+  tokensBefore: number;
+  tokensAfter: number;
+  /** `auto`: the context window was nearly full; `compact`: the person typed /compact. */
+  trigger: "auto" | "compact";
+}
+
 export interface RetryInfo {
   attempt: number;
   maxAttempts: number;
@@ -127,6 +137,7 @@ interface ChatMessageBase {
   checkpoint?: CheckpointInfo;
   /** The checklist as this row left it (say "task_progress"). */
   focusChain?: FocusChainInfo;
+  condense?: CondenseInfo;
   /** Options offered with a followup question. */
   options?: string[];
 }

@@ -80,6 +80,8 @@ export interface AgentSettings {
   focusChain: boolean;
   /** Requests without a checklist update after which the model is reminded to update it. */
   focusChainReminderInterval: number;
+  /** Near the context window's end, have the model summarise the conversation (on) or drop the oldest rounds (off). */
+  autoCondense: boolean;
 }
 
 /**
@@ -110,4 +112,5 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   ruleToggles: {},
   focusChain: true,
   focusChainReminderInterval: 6,
+  autoCondense: true,
 };

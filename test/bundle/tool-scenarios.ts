@@ -62,11 +62,11 @@ const readFileScenario: Scenario = async (env) => {
   const files = ["notes.txt", "docs/report.pdf", "docs/memo.docx", "analysis.ipynb"];
   const run = await env.cli.run("Read the files", [...files.map((path) => toolCall("read_file", { path })), COMPLETE], { cwd });
   const [text, pdf, docx, notebook] = expectCompleted(run, files.length + 1);
-  // read_file numbers the lines it returns: `   2 | text`.
-  expect(text).toMatch(/1 \| first line\n +2 \| second line/);
-  expect(pdf).toMatch(/1 \| --- page 1 of 1 ---\n +2 \| Tide tables\n +3 \| High water at 06:12/);
-  expect(docx).toMatch(/1 \| The harbour opens at dawn\./);
-  expect(notebook).toMatch(/2 \| # Tides\n +3 \| Readings by hour\.\n +4 \| --- cell 2 \(code\) ---\n +5 \| heights = load\('tides\.csv'\)/);
+  // read_file numbers the lines it returns: `2|text`.
+  expect(text).toMatch(/1\|first line\n2\|second line/);
+  expect(pdf).toMatch(/1\|--- page 1 of 1 ---\n2\|Tide tables\n3\|High water at 06:12/);
+  expect(docx).toMatch(/1\|The harbour opens at dawn\./);
+  expect(notebook).toMatch(/2\|# Tides\n3\|Readings by hour\.\n4\|--- cell 2 \(code\) ---\n5\|heights = load\('tides\.csv'\)/);
   expect(notebook).not.toContain("NOTEBOOK-OUTPUT");
 };
 

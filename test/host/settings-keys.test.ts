@@ -58,6 +58,16 @@ describe("readAgentSettings", () => {
     expect(() => agentSettingsEntries({ focusChainReminderInterval: 2.5 })).toThrow(SettingValueError);
   });
 
+  it("reads autoCondense (on unless set), refusing a value that is not true or false", () => {
+    expect(readAgentSettings(defaults({})).value.autoCondense).toBe(true);
+    expect(readAgentSettings(defaults({ autoCondense: false })).value.autoCondense).toBe(false);
+    const bad = readAgentSettings(defaults({ autoCondense: "no" }));
+    expect(bad.value.autoCondense).toBe(true);
+    expect(bad.problems[0]).toContain("tandem.autoCondense must be true or false");
+    expect(agentSettingsEntries({ autoCondense: false })).toEqual([["autoCondense", false]]);
+    expect(() => agentSettingsEntries({ autoCondense: "off" })).toThrow(SettingValueError);
+  });
+
   it("maps the keys onto the settings shape", () => {
     const read = readAgentSettings(
       defaults({ yoloMode: true, "autoApprove.editFiles": true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: [" git status ", "", "ls"] }),

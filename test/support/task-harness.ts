@@ -21,7 +21,7 @@ import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/mess
 import type { AgentSettings } from "../../src/shared/settings";
 import type { ToolDefinition } from "../../src/core/task/tools/types";
 import type { ScriptTurn } from "./script";
-import { startScriptedModelServer, type ScriptedModelServer } from "./scripted-model-server";
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedModelServerOptions } from "./scripted-model-server";
 
 export type Answerer = (ask: AskMessage) => AskResponse | undefined;
 
@@ -48,6 +48,8 @@ export interface HarnessOptions {
    * the storage folder), started without waiting as the hosts do; `waitMs` shortens the 10 s wait.
    */
   mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
+  /** Answers requests from what they carry, before the script (ScriptedModelServerOptions.respond). */
+  respond?: ScriptedModelServerOptions["respond"];
   /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
   rules?: { globalFolder?: string | true; files?: boolean };
   /** Adds to the Node host what an editor would report (a fake `editor`, terminals' `activity`). */
@@ -80,7 +82,7 @@ export interface Harness {
 export const approveAll: Answerer = () => ({ type: "yes" });
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
-  const server = await startScriptedModelServer({ turns: options.turns });
+  const server = await startScriptedModelServer({ turns: options.turns, respond: options.respond });
   const workspace = await mkdtemp(join(tmpdir(), "tandem-ws-"));
   const storage = await mkdtemp(join(tmpdir(), "tandem-store-"));
   const messages: ChatMessage[] = [];

@@ -85,7 +85,11 @@ export class TaskStorage {
     const first = ops[0];
     // A journal that starts with the whole list does not need what came before it.
     const base = first && "reset" in first ? [] : await this.readLegacy<T>(names.legacy);
-    return replay(base, ops, keyOf);
+    try {
+      return replay(base, ops, keyOf);
+    } catch (error) {
+      throw new Error(`Task history file ${file} is damaged: ${(error as Error).message}`);
+    }
   }
 
   private async readLegacy<T>(name: string): Promise<T[]> {

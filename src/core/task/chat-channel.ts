@@ -11,6 +11,7 @@ export interface SayExtra {
   retry?: ChatMessage["retry"];
   checkpoint?: ChatMessage["checkpoint"];
   focusChain?: ChatMessage["focusChain"];
+  condense?: ChatMessage["condense"];
   /** Update this message (a streaming row) instead of the last one. */
   updateTs?: number;
 }

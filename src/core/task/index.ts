@@ -29,6 +29,7 @@ import { RulesInLoop } from "./rules-in-loop";
 import { MentionExpander } from "../context/mentions";
 import { FocusChain } from "./focus-chain";
 import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
+import { ContextInLoop } from "./context-in-loop";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -68,6 +69,7 @@ export class Task {
   /** The person's @-mentions, expanded for the model wherever their text reaches it. */
   private readonly mentions: MentionExpander;
   private readonly focusChain: FocusChain;
+  private readonly context: ContextInLoop;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -84,6 +86,7 @@ export class Task {
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
     this.focusChain = new FocusChain({ state: this.state, settings: params.settings, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
+    this.context = new ContextInLoop({ api: params.api, messages: this.messages, signal, settings: params.settings, round: () => this.state.apiRequestCount, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -102,6 +105,7 @@ export class Task {
       aliasCall: (call) => this.mcp.aliasCall(call),
       withMentions: (text) => this.mentions.withMentions(text),
       focusChain: this.focusChain,
+      reads: this.context.reads,
     });
     const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
     this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
@@ -251,6 +255,8 @@ export class Task {
       this.state.apiRequestCount++;
       this.messages.addUserContent(content);
     });
+    // Reads recorded, and the conversation condensed or truncated if it nears the window's end.
+    await this.context.beforeRequest();
     const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: RequestRow.emptyInfo() }), this.messages, (fn) => this.withStateLock(fn));
     this.retrier = new ApiRequestRetrier(this.retrierDeps);
     let attempt: AttemptOutcome;
@@ -383,9 +389,9 @@ export class Task {
     return this.chat.say(kind, text, extra);
   }
 
-  /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
+  /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile); `/compact` condenses and asks again. */
   ask(kind: AskKind, text: string, extra: AskExtra = {}): Promise<AskResponse> {
-    return this.chat.ask(kind, text, extra);
+    return this.context.answerOf(() => this.chat.ask(kind, text, extra));
   }
 
   /** The Controller delivers the person's answer here. Returns false if question `questionId` is not open. */

@@ -109,6 +109,13 @@ export class MessageState {
     this.setApiHistory([...this.apiHistory.slice(0, -1), { role: "user", content: [...before, ...content] }]);
   }
 
+  /** Replaces one message in place (an old read's text made short): one small record, not the whole history. */
+  replaceApiMessage(index: number, message: ApiMessage): void {
+    if (index < 0 || index >= this.apiHistory.length) throw new RangeError(`There is no API message ${index} to replace.`);
+    this.apiHistory[index] = message;
+    this.apiJournal?.append({ replace: { index, item: message } });
+  }
+
   setApiHistory(history: ApiMessage[]): void {
     this.apiHistory = history;
     this.apiJournal?.append({ reset: history });

@@ -18,6 +18,7 @@ import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
 import type { FocusChain } from "./focus-chain";
 import { TASK_PROGRESS } from "./focus-chain-prompt";
+import type { ReadRecord } from "./tools/types";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -46,6 +47,8 @@ export interface ToolExecutorDeps {
   withMentions(text: string | undefined): Promise<string | undefined>;
   /** The task's checklist (focus-chain.ts): each call's task_progress, and the hold on a completion with open items. */
   readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion" | "editMark">;
+  /** The task's record of file reads in the conversation (read_file); none: every read goes out in full. */
+  readonly reads?: ReadRecord;
 }
 
 /**
@@ -217,6 +220,7 @@ export class ToolExecutor {
       commands: deps.commands,
       previews: this.previews,
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
+      ...(deps.reads ? { reads: deps.reads } : {}),
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),

@@ -140,6 +140,7 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     ruleToggles: r.read("rules.toggles", isToggleMap, { ...d.ruleToggles }, EXPECTED.toggleMap),
     focusChain: r.read("focusChain.enabled", isBoolean, d.focusChain, EXPECTED.boolean),
     focusChainReminderInterval: r.read("focusChain.reminderInterval", isReminderInterval, d.focusChainReminderInterval, EXPECTED.reminderInterval),
+    autoCondense: r.read("autoCondense", isBoolean, d.autoCondense, EXPECTED.boolean),
   };
   return { value, problems: r.problems };
 }
@@ -202,6 +203,7 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   ruleToggles: { key: "rules.toggles", check: isToggleMap, expected: EXPECTED.toggleMap },
   focusChain: { key: "focusChain.enabled", check: isBoolean, expected: EXPECTED.boolean },
   focusChainReminderInterval: { key: "focusChain.reminderInterval", check: isReminderInterval, expected: EXPECTED.reminderInterval },
+  autoCondense: { key: "autoCondense", check: isBoolean, expected: EXPECTED.boolean },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

@@ -6,6 +6,7 @@ import { CheckpointRow } from "./CheckpointRow";
 import { CommandOutputRow } from "./CommandOutputRow";
 import { CommandRow } from "./CommandRow";
 import { CompletionCommandRow, CompletionRow } from "./CompletionRow";
+import { CondensedRow } from "./CondensedRow";
 import { ErrorRow } from "./ErrorRow";
 import { FocusChainRow } from "./FocusChainRow";
 import { FollowupRow } from "./FollowupRow";
@@ -61,6 +62,8 @@ function sayRow(message: SayMessage): ReactElement {
     case "context_truncated":
     case "info":
       return <InfoRow message={message} />;
+    case "context_condensed":
+      return <CondensedRow message={message} />;
     case "tool":
       return <ToolRow message={message} />;
     case "user_feedback":

@@ -80,6 +80,15 @@ describe("settings view", () => {
     ]);
   });
 
+  it("switches automatic condensing off and on", async () => {
+    const panel = openSettings();
+    const checkbox = document.querySelector('vscode-checkbox[data-setting="autoCondense"]') as HTMLElement & { checked: boolean };
+    expect(checkbox.checked).toBe(true);
+    const label = await waitFor(() => checkbox.shadowRoot?.querySelector("label") ?? expect.fail("not rendered yet"));
+    fireEvent.click(label);
+    expect(panel.posted()).toEqual([{ type: "updateAgentSettings", settings: { autoCondense: false } }]);
+  });
+
   it("lists the provider's known models with context window and prices, and takes a custom id", () => {
     const panel = openSettings();
     expect(screen.getByText("200k context · in $3.00 · out $15.00 · cache write $3.75 · read $0.30 per M tokens")).toBeInTheDocument();

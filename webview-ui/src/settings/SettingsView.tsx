@@ -1,4 +1,4 @@
-import { VscodeButton, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
+import { VscodeButton, VscodeCheckbox, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
 import type { ApiSettings, OpenAiApiSetting, ProviderId, WebviewSettings } from "../../../src/shared/protocol";
 import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
 import { useExtensionState, usePost } from "../use-extension-state";
@@ -107,6 +107,11 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
             <VscodeOption value="xml">XML in the model's text</VscodeOption>
             <VscodeOption value="native">Native tool calls</VscodeOption>
           </VscodeSingleSelect>
+        </Field>
+        <Field label="Context window" help="Near the context window's end, the model summarises the conversation so far and goes on from the summary. Off: the oldest rounds are dropped instead. Type /compact as a reply to condense at any time.">
+          <VscodeCheckbox data-setting="autoCondense" checked={agent.autoCondense} onChange={(event) => updateAgent({ autoCondense: (event.target as HTMLInputElement).checked })}>
+            Condense automatically
+          </VscodeCheckbox>
         </Field>
       </section>
       <RulesSection agent={agent} onChange={updateAgent} />

@@ -25,6 +25,7 @@ export const SAY_KINDS = [
   "error",
   "error_retry",
   "context_truncated",
+  "context_condensed",
   "tool",
   "user_feedback",
   "completion_result",

@@ -71,6 +71,8 @@ export interface ToolContext {
   readonly previews: EditPreviews;
   /** The MCP servers (use_mcp_tool, access_mcp_resource); none when the session has no hub. */
   readonly mcp?: McpServers;
+  /** Which reads the conversation holds (read_file); none: every read goes out in full. */
+  readonly reads?: ReadRecord;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
@@ -84,6 +86,14 @@ export interface ToolContext {
   callTool(name: string, params: RawParams, options?: { shownAs?: string }): Promise<ToolResult>;
   /** What the person typed (an answer, feedback), followed by what its @-mentions stand for; for the model, not the chat. */
   withMentions(text: string | undefined): Promise<string | undefined>;
+}
+
+/**
+ * What read_file tells the task's read ledger (context/read-ledger.ts) before it returns `text`:
+ * the round of an identical earlier read still in the conversation (answer short), or undefined.
+ */
+export interface ReadRecord {
+  willReturn(read: { file: string; start: number; end: number; shown: string }, text: string): { readonly round: number } | undefined;
 }
 
 /** Parameters as the model wrote them (complete or still streaming). */
