@@ -72,6 +72,12 @@ export interface TerminalActivity {
   readonly lastCommand?: string;
   /** The tail of its recent output (bounded by the host), plain text without escape sequences. */
   readonly recentOutput: string;
+  /**
+   * How many characters it has printed in all since the host began watching it, of which
+   * `recentOutput` is the end. Lets a reader tell exactly what is new since it last looked (the
+   * same output printed again included); absent when the host cannot count.
+   */
+  readonly outputLength?: number;
 }
 
 export interface TerminalHost {

@@ -26,6 +26,7 @@ import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
+import { EnvironmentInLoop, supersededDetails } from "./environment-in-loop";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -62,6 +63,7 @@ export class Task {
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
+  private readonly environment: EnvironmentInLoop;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -77,6 +79,15 @@ export class Task {
     const signal = this.abortController.signal;
     this.mcp = new McpInLoop({ mcp: params.mcp, waitMs: params.mcpConnectWaitMs, signal, toolNames: Object.keys(params.tools), note: (text) => this.say("info", text) });
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
+    this.environment = new EnvironmentInLoop({
+      host: params.host,
+      guard: ignore,
+      signal,
+      takeBackgroundNews: () => this.backgroundCommands.takeReport(),
+      chat: () => this.messages.chatMessages,
+      contextWindow: () => params.api.getModel().info.contextWindow,
+      warn: (text) => params.host.window.notify("warning", text),
+    });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -230,11 +241,12 @@ export class Task {
     if (this.state.abort) return ended("aborted");
     const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
     if (limit && !Array.isArray(limit)) return limit;
-    const backgroundNews = this.backgroundCommands.takeReport();
-    const content = [...userContent, ...(limit ?? []), ...(backgroundNews ? [{ type: "text" as const, text: backgroundNews }] : [])];
+    const content = [...userContent, ...(limit ?? [])];
+    // What the model should know of the editor, terminals and background commands goes last.
+    content.push(await this.environment.details(content));
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
-      this.messages.addUserContent(content);
+      this.messages.addUserContent(content, supersededDetails);
     });
     const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: RequestRow.emptyInfo() }), this.messages, (fn) => this.withStateLock(fn));
     this.retrier = new ApiRequestRetrier(this.retrierDeps);
