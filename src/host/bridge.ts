@@ -22,6 +22,11 @@ export interface RunCommandOptions {
   readonly timeoutMs?: number;
   /** Aborting ends the command and everything it started (the task's signal). */
   readonly signal: AbortSignal;
+  /**
+   * The command line as the model and the person know it, when `command` is a wrapper around it
+   * (the OS sandbox's launcher): what `activity()` reports as the terminal's last command.
+   */
+  readonly shownAs?: string;
 }
 
 /** How a command ended. */

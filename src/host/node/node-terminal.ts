@@ -46,7 +46,7 @@ export class NodeTerminal implements TerminalHost {
   run(command: string, options: RunCommandOptions): RunningCommand {
     if (process.platform === "win32") throw new Error("The Node terminal needs a POSIX system (process groups); Windows is not supported.");
     const running = new ProcessGroupCommand(command, options, this.settings);
-    const feed = this.log.beginInIdle("shell", command);
+    const feed = this.log.beginInIdle("shell", options.shownAs ?? command);
     running.onOutput((text) => feed.output(text));
     // A start failure reaches the caller through `completion`; this copy of it only ends the feed.
     running.completion.finally(() => feed.end()).catch(() => undefined);

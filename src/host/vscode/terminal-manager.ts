@@ -130,7 +130,7 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
     if (this.isDisposed) throw new Error("Tandem's terminals are closed (the extension is shutting down).");
     const running = new TerminalCommand(command, options, this.env);
     // Logged here, whichever way it runs (a Tandem terminal or the child-process fallback).
-    const feed = this.activityLog.beginInIdle(TERMINAL_NAME, command);
+    const feed = this.activityLog.beginInIdle(TERMINAL_NAME, options.shownAs ?? command);
     running.onOutput((text) => feed.output(text));
     running.completion.finally(() => feed.end()).catch(() => undefined);
     return running;
