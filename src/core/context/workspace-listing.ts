@@ -2,7 +2,8 @@
  * The workspace's files for the first request's environment details: list_files' own
  * breadth-first walk (honouring .gitignore, the ignore files and secret names, never entering
  * node_modules or .git), cut at WORKSPACE_LISTING_LIMIT entries with a note of what was left out.
- * A workspace that is the home folder or the disk's root is not walked at all.
+ * A workspace that is the home folder or the disk's root is not walked at all. Never throws: a
+ * failure is said in the listing's place.
  */
 import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -25,7 +26,8 @@ export async function workspaceListing(root: string, guard: PathGuard, signal: A
     const walk = await walkFolder({ cwd: root, start: root, recursive: true, limit, guard, signal });
     return formatListing(root, walk, limit);
   } catch (error) {
-    if (signal.aborted) throw error;
+    // Cancelled mid-walk: the loop sees the abort next; this listing is never sent.
+    if (signal.aborted) return "(Not listed: the task was cancelled.)";
     return `(The workspace could not be listed: ${errorText(error)}.)`;
   }
 }

@@ -244,6 +244,7 @@ export class Task {
     const content = [...userContent, ...(limit ?? [])];
     // What the model should know of the editor, terminals and background commands goes last.
     content.push(await this.environment.details(content));
+    if (this.state.abort) return ended("aborted");
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
       this.messages.addUserContent(content, supersededDetails);
