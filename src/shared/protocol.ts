@@ -158,6 +158,12 @@ export interface RulesView {
   readonly warnings: readonly string[];
 }
 
+/** A file or folder of the workspace the @-menu offers: workspace-relative, `/` separators. */
+export interface WorkspaceEntryView {
+  readonly path: string;
+  readonly isFolder: boolean;
+}
+
 export type ToWebviewMessage =
   | { readonly type: "state"; state: WebviewState }
   | { readonly type: "messageAdded"; message: ChatMessage }
@@ -172,6 +178,8 @@ export type ToWebviewMessage =
    */
   | { readonly type: "messageStreamed"; ts: number; field: StreamedField; from: number; text: string }
   | { readonly type: "messagesRemoved"; timestamps: readonly number[] }
+  /** A saved chat was loaded whole (a resumed or restored task): posted at once, before its next question. */
+  | { readonly type: "messagesLoaded"; messages: readonly ChatMessage[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }
   /** A question opened (before its row is shown) or closed: answered, withdrawn, or ended with the task. */
@@ -206,7 +214,9 @@ export type ToWebviewMessage =
   /** Text to insert into the input box (e.g. "Add Selection to Chat"). */
   | { readonly type: "insertText"; text: string }
   /** Something the person must see that belongs to no task (e.g. a settings error). */
-  | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string };
+  | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string }
+  /** The answer to `searchWorkspace` `requestId`: the best matches for its query. */
+  | { readonly type: "workspaceResults"; requestId: number; query: string; results: readonly WorkspaceEntryView[] };
 
 export type FromWebviewMessage =
   | { readonly type: "ready" }
@@ -232,4 +242,6 @@ export type FromWebviewMessage =
   /** An action of the MCP view; a failure comes back as a notice. */
   | { readonly type: "mcpAction"; action: McpAction }
   /** The person's answer to an open elicitation (refused with a notice when it no longer is open or does not fit). */
-  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer };
+  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer }
+  /** The @-menu's query (what follows the `@`); answered with `workspaceResults` of the same id. */
+  | { readonly type: "searchWorkspace"; query: string; requestId: number };

@@ -159,8 +159,17 @@ describe("a task that finished, opened again from History", () => {
     const id = session.controller.currentTask?.taskId ?? "";
     await send({ type: "cancelTask" });
     expect(entry(id)?.status).toBe("cancelled");
+    const before = posted.length;
     await send({ type: "resumeTask", id });
     await openAsk("resume_task");
+    // Replayed in order, the page holds the saved chat by the time the question is announced (it once showed over an empty chat).
+    const panel = new ExtensionStore();
+    for (const message of posted.slice(before)) {
+      panel.apply(message);
+      if (message.type === "questionChanged" && message.question) break;
+    }
+    const first = panel.messageAt(0);
+    expect(first?.type === "say" && first.say === "task" && first.text).toBe("Long job");
   });
 });
 

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
   /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
   rules?: { globalFolder?: string | true; files?: boolean };
+  /** Adds to the Node host what an editor would report (a fake `editor`, terminals' `activity`). */
+  wrapHost?: (host: HostBridge) => HostBridge;
 }
 
 export interface Harness {
@@ -113,7 +115,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: withEditor(new NodeHost(workspace, { ripgrep: options.ripgrep, terminal: options.terminal }), options),
+    host: (options.wrapHost ?? ((h: HostBridge) => h))(withEditor(new NodeHost(workspace, { ripgrep: options.ripgrep, terminal: options.terminal }), options)),
     settings: fixedSettings(
       {
         provider: options.provider,

@@ -73,6 +73,8 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
       log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial });
       return Promise.resolve();
     },
+    // Mentions are the Task's (test/core/mentions.test.ts); a tool alone passes the text on as typed.
+    withMentions: (text) => Promise.resolve(text),
     callTool(name, params, options) {
       const shownAs = options?.shownAs;
       const approve = (request: ApprovalRequest) => ctx.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);

@@ -382,6 +382,11 @@ export class Controller {
     return guard ? read(guard) : this.ignoreController().then(read);
   }
 
+  /** The guard tools are judged by now, for what the panel offers (the @-menu's files). */
+  workspaceGuard(): Promise<IgnoreController> {
+    return this.ignoreController();
+  }
+
   private async ignoreController(): Promise<IgnoreController> {
     const allowSecretFiles = this.getSettings().allowSecretFiles;
     if (this.ignore?.allowSecretFiles !== allowSecretFiles) {

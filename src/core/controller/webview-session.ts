@@ -31,6 +31,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/type
 import type { McpHub } from "../mcp";
 import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
+import { WorkspaceSearch } from "../context/workspace-search";
 export { CommandSandbox } from "../sandbox/command-sandbox";
 export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
@@ -76,6 +77,8 @@ export class WebviewSession implements ControllerListener {
   private readonly mcpPanel: McpPanel | undefined;
   /** The task shown last, so its end cancels what its servers asked meanwhile. */
   private shownTaskId: string | undefined;
+  /** The @-menu's files and folders, kept between keystrokes. */
+  private readonly workspaceSearch: WorkspaceSearch;
 
   constructor(private readonly deps: WebviewSessionDeps) {
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
@@ -94,6 +97,7 @@ export class WebviewSession implements ControllerListener {
     });
     // The Controller reads the store itself; the panel only needs to be told.
     this.settingsSubscription = deps.settings.onDidChange(() => void this.postSettings());
+    this.workspaceSearch = new WorkspaceSearch({ root: deps.host.workspace.root, guard: () => this.controller.workspaceGuard() });
     if (deps.mcp) this.mcpPanel = new McpPanel(deps.mcp, deps.mcpHost, deps.post, () => this.controller.currentTask?.taskId);
   }
 
@@ -152,6 +156,8 @@ export class WebviewSession implements ControllerListener {
         return this.mcpPanel.act(message.action);
       case "mcpElicitationAnswer":
         return this.mcpPanel?.answer(message.answer);
+      case "searchWorkspace":
+        return this.searchWorkspace(message.query, message.requestId);
     }
   }
 
@@ -246,6 +252,12 @@ export class WebviewSession implements ControllerListener {
     await this.controller.dispose();
   }
 
+  private async searchWorkspace(query: unknown, requestId: unknown): Promise<void> {
+    if (typeof query !== "string" || typeof requestId !== "number") throw new Error("searchWorkspace needs a query string and a numeric requestId.");
+    const results = await this.workspaceSearch.search(query.slice(0, 500));
+    this.deps.post({ type: "workspaceResults", requestId, query, results });
+  }
+
   private async postRules(): Promise<void> {
     const { files, warnings } = await this.controller.readRules();
     this.deps.post({ type: "rules", rules: { files, warnings } });
@@ -258,8 +270,11 @@ export class WebviewSession implements ControllerListener {
     this.deps.post({ type: "messageAdded", message });
   }
 
-  onMessagesLoaded(): void {
-    void this.postState();
+  onMessagesLoaded(messages: readonly ChatMessage[]): void {
+    // At once, not in the next full state (which waits for settings and history): the question
+    // that follows a load must not show over an empty chat.
+    this.deltas.reset();
+    this.deps.post({ type: "messagesLoaded", messages: [...messages] });
   }
 
   onQuestionChanged(question: OpenQuestion | undefined): void {

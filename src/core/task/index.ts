@@ -27,6 +27,7 @@ import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
 import { EnvironmentInLoop, supersededDetails } from "./environment-in-loop";
+import { MentionExpander } from "../context/mentions";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -64,6 +65,8 @@ export class Task {
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
   private readonly environment: EnvironmentInLoop;
+  /** The person's @-mentions, expanded for the model wherever their text reaches it. */
+  private readonly mentions: MentionExpander;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
@@ -104,7 +107,10 @@ export class Task {
       beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
+      withMentions: (text) => this.mentions.withMentions(text),
     });
+    const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
+    this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
     this.presenter = new AnswerPresenter({
       state: this.state,
       messages: this.messages,
@@ -148,7 +154,8 @@ export class Task {
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
     this.startCheckpoints();
-    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
+    const mentioned = (await this.mentions.blocks(text)).map((block) => ({ type: "text" as const, text: block }));
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...mentioned, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
 
@@ -161,7 +168,7 @@ export class Task {
     const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
     this.startCheckpoints();
-    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
+    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.mentions.withMentions(text) });
     if (Array.isArray(next)) return this.initiateTaskLoop(next);
     await this.messages.flush();
     this.result = next;
@@ -239,7 +246,7 @@ export class Task {
   /** A request, its answer presented and its tools run; the checkpoint saved before the next round. */
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.state.abort) return ended("aborted");
-    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
+    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
     if (limit && !Array.isArray(limit)) return limit;
     const content = [...userContent, ...(limit ?? [])];
     // What the model should know of the editor, terminals and background commands goes last.

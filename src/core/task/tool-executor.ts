@@ -40,6 +40,8 @@ export interface ToolExecutorDeps {
   readonly mcp?: McpServers;
   /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
   aliasCall?(call: ToolCall): ToolCall | undefined;
+  /** What the person typed, followed by what its @-mentions stand for (core/context/mentions.ts). */
+  withMentions(text: string | undefined): Promise<string | undefined>;
 }
 
 /**
@@ -181,11 +183,12 @@ export class ToolExecutor {
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),
+      withMentions: (text) => deps.withMentions(text),
     };
   }
 
   /** A tool run by another: the same steps; its outcome goes to the tool that ran it, not to the model. */
-  private async callTool(name: string, raw: RawParams, shownAs: string | undefined): Promise<ToolResult> {
+  async callTool(name: string, raw: RawParams, shownAs?: string): Promise<ToolResult> {
     const tool = getTool(name, this.deps.tools);
     if (!tool) throw new Error(`There is no tool ${name} to run.`);
     const approve: Approver = (request) => this.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
@@ -211,7 +214,8 @@ export class ToolExecutor {
     const answer = await deps.ask(kind, request.command ?? "", { tool: { ...request.message, ...why } });
     const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
     if (feedback) await deps.say("user_feedback", feedback.text, { images: feedback.images });
-    return { approved: answer.type === "yes", feedback };
+    // The chat keeps what was typed; the model also gets what its @-mentions stand for.
+    return { approved: answer.type === "yes", feedback: feedback && { ...feedback, text: await deps.withMentions(feedback.text) } };
   }
 }
 

@@ -23,6 +23,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   rules: true,
   mcpAction: true,
   mcpElicitationAnswer: true,
+  searchWorkspace: true,
 };
 
 export type IncomingCheck = { readonly ok: true; readonly message: FromWebviewMessage } | { readonly ok: false; readonly reason: string };

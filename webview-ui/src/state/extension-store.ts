@@ -44,6 +44,8 @@ export interface PanelState {
   readonly checkpointStoreBytes: number | undefined;
   /** The rules files as the host last read them; undefined until asked and answered. */
   readonly rules: RulesView | undefined;
+  /** The host's latest answer to the @-menu's workspace search. */
+  readonly workspaceResults: Omit<Extract<ToWebviewMessage, { type: "workspaceResults" }>, "type"> | undefined;
   /** The MCP servers as the host last said, and the forms servers asked to show. */
   readonly mcp: McpPanelState;
   readonly view: PanelView;
@@ -67,6 +69,7 @@ const INITIAL: PanelState = {
   sandbox: undefined,
   checkpointStoreBytes: undefined,
   rules: undefined,
+  workspaceResults: undefined,
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
   view: "chat",
   notices: [],
@@ -145,6 +148,10 @@ export class ExtensionStore {
       case "messagesRemoved":
         if (this.list.remove(message.timestamps).length > 0) this.messagesReplaced(message.timestamps);
         return;
+      case "messagesLoaded":
+        this.list.replaceAll(message.messages);
+        this.messagesReplaced();
+        return;
       case "taskChanged":
         this.changeTask(message.task);
         return;
@@ -174,6 +181,9 @@ export class ExtensionStore {
         return;
       case "checkpointStore":
         this.patch({ checkpointStoreBytes: message.bytes });
+        return;
+      case "workspaceResults":
+        this.patch({ workspaceResults: { requestId: message.requestId, query: message.query, results: message.results } });
         return;
       case "rules":
         this.patch({ rules: message.rules });

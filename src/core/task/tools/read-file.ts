@@ -59,7 +59,8 @@ export const readFileTool = defineTool({
   },
 });
 
-async function readTarget(target: ResolvedToolPath, range: LineRange, signal: AbortSignal): Promise<ToolResult> {
+/** Reads what was checked, as read_file shows it (the @-mentions read files the same way). */
+export async function readTarget(target: ResolvedToolPath, range: LineRange, signal: AbortSignal): Promise<ToolResult> {
   // What is read is what was checked: the real path, unless a link moved it meanwhile.
   assertStillLandsAt(target);
   const kind = documentKind(target.real);

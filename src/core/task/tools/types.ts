@@ -82,6 +82,8 @@ export interface ToolContext {
    * call of the model's passes through; `shownAs` names this tool on its approval question.
    */
   callTool(name: string, params: RawParams, options?: { shownAs?: string }): Promise<ToolResult>;
+  /** What the person typed (an answer, feedback), followed by what its @-mentions stand for; for the model, not the chat. */
+  withMentions(text: string | undefined): Promise<string | undefined>;
 }
 
 /** Parameters as the model wrote them (complete or still streaming). */
