@@ -15,7 +15,7 @@ import { gitCheckpoints } from "../../src/core/checkpoints/checkpoint-service";
 import type { CheckpointService } from "../../src/core/controller/checkpoints";
 import type { TaskOutcome } from "../../src/core/task";
 import type { RetryOptions } from "../../src/core/task/retry-policy";
-import type { DiffViewHost, HostBridge } from "../../src/host/bridge";
+import type { DiffViewHost, EditorHost, HostBridge, TerminalHost } from "../../src/host/bridge";
 import { NodeHost } from "../../src/host/node/node-host";
 import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/messages";
 import type { AgentSettings } from "../../src/shared/settings";
@@ -41,6 +41,10 @@ export interface HarnessOptions {
   ripgrep?: string | false;
   /** An editor's diff view for the host (default: none, as in the CLI). */
   diffView?: DiffViewHost;
+  /** An editor's files, tabs and problems for the host (default: none, as in the CLI). */
+  editor?: EditorHost;
+  /** The host's terminals (default: the Node terminal). */
+  terminal?: TerminalHost;
   /** Checkpoints: true for the real git store in the harness's storage folder; a function wraps that store. */
   checkpoints?: boolean | ((git: CheckpointService) => CheckpointService);
   /**
@@ -113,7 +117,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: (options.wrapHost ?? ((h: HostBridge) => h))(withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView)),
+    host: (options.wrapHost ?? ((h: HostBridge) => h))(withEditor(new NodeHost(workspace, { ripgrep: options.ripgrep, terminal: options.terminal }), options)),
     settings: fixedSettings(
       {
         provider: options.provider,
@@ -199,6 +203,6 @@ async function startMcpHub(storage: string, workspace: string, mcp: NonNullable<
   return hub;
 }
 
-function withDiffView(host: NodeHost, diffView: DiffViewHost | undefined): HostBridge {
-  return diffView ? { ...host, diffView } : host;
+function withEditor(host: NodeHost, { diffView, editor }: Pick<HarnessOptions, "diffView" | "editor">): HostBridge {
+  return diffView || editor ? { ...host, ...(diffView ? { diffView } : {}), ...(editor ? { editor } : {}) } : host;
 }

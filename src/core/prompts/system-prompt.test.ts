@@ -61,7 +61,8 @@ describe("buildSystemPrompt", () => {
       expect(prompt).toContain("The working directory is /home/dev/project.");
       expect(prompt).toContain("attempt_completion");
       expect(prompt).toContain("ask_followup_question");
-      expect(prompt).toMatch(/Operating system: Linux 6\.8\nDefault shell: \/bin\/bash\nWorking directory: \/home\/dev\/project$/);
+      expect(prompt).toMatch(/Operating system: Linux 6\.8\nDefault shell: \/bin\/bash\nWorking directory: \/home\/dev\/project\n/);
+      expect(prompt).toMatch(/<environment_details> block that Tandem adds, not the person[^\n]*It is context to use where it helps, not a request\.$/);
     }
   });
 

@@ -133,5 +133,7 @@ function environmentSection(options: SystemPromptOptions): string {
 
 Operating system: ${options.os}
 Default shell: ${options.shell}
-Working directory: ${options.cwd}${sandbox}`;
+Working directory: ${options.cwd}${sandbox}
+
+Each user message ends with an <environment_details> block that Tandem adds, not the person: the files open in the editor, the terminals' new output, the time, how full the context window is, and in the first message the workspace's files. It is context to use where it helps, not a request.`;
 }

@@ -26,6 +26,7 @@ import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
+import { EnvironmentInLoop, supersededDetails } from "./environment-in-loop";
 import { MentionExpander } from "../context/mentions";
 import { FocusChain } from "./focus-chain";
 import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
@@ -66,6 +67,7 @@ export class Task {
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
+  private readonly environment: EnvironmentInLoop;
   /** The person's @-mentions, expanded for the model wherever their text reaches it. */
   private readonly mentions: MentionExpander;
   private readonly focusChain: FocusChain;
@@ -87,6 +89,15 @@ export class Task {
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
     this.focusChain = new FocusChain({ state: this.state, settings: params.settings, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
     this.context = new ContextInLoop({ api: params.api, messages: this.messages, signal, settings: params.settings, round: () => this.state.apiRequestCount, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
+    this.environment = new EnvironmentInLoop({
+      host: params.host,
+      guard: ignore,
+      signal,
+      takeBackgroundNews: () => this.backgroundCommands.takeReport(),
+      chat: () => this.messages.chatMessages,
+      contextWindow: () => params.api.getModel().info.contextWindow,
+      warn: (text) => params.host.window.notify("warning", text),
+    });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -247,13 +258,14 @@ export class Task {
     if (this.state.abort) return ended("aborted");
     const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
     if (limit && !Array.isArray(limit)) return limit;
-    const backgroundNews = this.backgroundCommands.takeReport();
     const checklistNews = await this.focusChain.beforeRequest();
-    const news = [backgroundNews, checklistNews].flatMap((text) => (text ? [{ type: "text" as const, text }] : []));
-    const content = [...userContent, ...(limit ?? []), ...news];
+    const content = [...userContent, ...(limit ?? []), ...(checklistNews ? [{ type: "text" as const, text: checklistNews }] : [])];
+    // What the model should know of the editor, terminals and background commands goes last.
+    content.push(await this.environment.details(content));
+    if (this.state.abort) return ended("aborted");
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
-      this.messages.addUserContent(content);
+      this.messages.addUserContent(content, supersededDetails);
     });
     // Reads recorded, and the conversation condensed or truncated if it nears the window's end.
     await this.context.beforeRequest();
