@@ -26,6 +26,7 @@ import type { TaskParams } from "./task-params";
 import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
+import { TaskMode, toolsForMode, withModeReminder, type AgentMode } from "./mode";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -62,9 +63,12 @@ export class Task {
   private checkpoints: TaskCheckpoints | undefined;
   private readonly mcp: McpInLoop;
   private readonly rules: RulesInLoop;
+  /** Plan or Act (task/mode.ts): the Controller switches it; it is saved with the task. */
+  readonly mode: TaskMode;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
+    this.mode = params.mode ?? new TaskMode("act");
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
     const announce = (question: OpenQuestion | undefined) => params.listener.onQuestionChanged?.(question);
@@ -93,6 +97,7 @@ export class Task {
       beforeChange: () => this.checkpoints?.initialCheckpointCommitPromise,
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
+      mode: () => this.mode.current,
     });
     this.presenter = new AnswerPresenter({
       state: this.state,
@@ -136,6 +141,7 @@ export class Task {
 
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
+    void this.mode.save();
     this.startCheckpoints();
     const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
@@ -169,7 +175,7 @@ export class Task {
     let next = userContent;
     try {
       while (!(await this.recursivelyMakeClineRequests(next))) {
-        next = [{ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) }];
+        next = [{ type: "text", text: withModeReminder(formatResponse.noToolsUsed(this.params.settings().toolCallMode), this.mode.current) }];
         await this.withStateLock(() => this.state.consecutiveMistakeCount++);
       }
     } catch (error) {
@@ -199,6 +205,16 @@ export class Task {
   }
 
   /**
+   * The person's Plan/Act switch. The next request tells the model; a plan waiting for a reply
+   * when the person switches to Act is answered by the switch, so the task carries the plan on.
+   */
+  setMode(mode: AgentMode): void {
+    if (!this.mode.set(mode)) return;
+    const open = this.chat.openQuestion;
+    if (mode === "act" && open?.kind === "plan_mode_respond") this.chat.answer(open.id, { type: "no" });
+  }
+
+  /**
    * Releases all the task holds, for its creator (the Controller): a running task is aborted first
    * (its commands end, background ones too), then its edit previews, temp folder and pending chat
    * updates go, and its messages are saved.
@@ -211,6 +227,7 @@ export class Task {
     this.commands.dispose();
     this.presenter.cancel();
     await this.messages.flush();
+    await this.mode.flush();
   }
 
   /**
@@ -231,7 +248,9 @@ export class Task {
     const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
     if (limit && !Array.isArray(limit)) return limit;
     const backgroundNews = this.backgroundCommands.takeReport();
-    const content = [...userContent, ...(limit ?? []), ...(backgroundNews ? [{ type: "text" as const, text: backgroundNews }] : [])];
+    const switched = this.mode.takeSwitchNote();
+    const notes = [backgroundNews, switched].filter((text) => text !== undefined).map((text) => ({ type: "text" as const, text }));
+    const content = [...userContent, ...(limit ?? []), ...notes];
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
       this.messages.addUserContent(content);
@@ -325,10 +344,11 @@ export class Task {
       // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
       if (this.state.abort) return;
       const native = this.params.settings().toolCallMode === "native";
+      const mode = this.mode.current;
       const stream = this.params.api.createMessage(
-        this.params.systemPrompt(rules),
+        this.params.systemPrompt(rules, mode),
         this.messages.apiHistory,
-        native ? [...toolSpecs(this.params.tools), ...this.mcp.nativeSpecs()] : undefined,
+        native ? [...toolSpecs(toolsForMode(this.params.tools, mode)), ...this.mcp.nativeSpecs()] : undefined,
       );
       let first: IteratorResult<unknown>;
       try {

@@ -16,6 +16,7 @@ import { EditPreviews } from "./tools/edit-preview";
 import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
+import { modeRefusal, type AgentMode } from "./mode";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -40,6 +41,8 @@ export interface ToolExecutorDeps {
   readonly mcp?: McpServers;
   /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
   aliasCall?(call: ToolCall): ToolCall | undefined;
+  /** The task's Plan/Act mode now (none: Act). */
+  mode?(): AgentMode;
 }
 
 /**
@@ -75,11 +78,18 @@ export class ToolExecutor {
     }
     const tool = getTool(call.name, this.deps.tools);
     if (call.partial) {
-      if (tool?.presentPartial) await tool.presentPartial(call.params, this.context());
+      // A call the mode refuses shows no preview: nothing of it may reach the workspace.
+      if (tool?.presentPartial && !this.modeRefusal(tool, call)) await tool.presentPartial(call.params, this.context());
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
+    const refusal = this.modeRefusal(tool, call);
+    if (refusal) {
+      // A preview shown before the person switched modes is taken back.
+      await tool.abandon?.(call.params, this.context());
+      return this.modelMistake(call, refusal);
+    }
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
@@ -98,6 +108,11 @@ export class ToolExecutor {
       return this.settle(call, formatResponse.toolError(message));
     }
     await this.applyResult(call, result);
+  }
+
+  /** Plan mode runs only what reads; Act mode all but plan_mode_respond (`task/mode.ts`). */
+  private modeRefusal(tool: ToolDefinition, call: ToolCall): string | undefined {
+    return modeRefusal(tool, call.params, this.deps.mode?.() ?? "act", this.context());
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
@@ -178,6 +193,7 @@ export class ToolExecutor {
       commands: deps.commands,
       previews: this.previews,
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
+      mode: () => deps.mode?.() ?? "act",
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),

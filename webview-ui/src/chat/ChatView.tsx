@@ -3,6 +3,7 @@ import { AskButtons } from "./AskButtons";
 import { AutoApproveBar } from "./AutoApproveBar";
 import { ChatInput } from "./ChatInput";
 import { ChatList } from "./ChatList";
+import { ModeSwitch } from "./ModeSwitch";
 import { QueuedMessages } from "./QueuedMessages";
 import { TaskHeader } from "./TaskHeader";
 import { useChatController, type ChatController } from "./use-chat-controller";
@@ -38,6 +39,7 @@ export function ChatView() {
         placeholder={placeholder(chat)}
       />
       <div className="input-toolbar">
+        <ModeSwitch />
         {chat.running && !waitingAfterCompletion(chat) && (
           <VscodeButton secondary onClick={chat.cancelTask}>
             Cancel

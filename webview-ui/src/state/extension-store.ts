@@ -6,6 +6,7 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type { McpPanelState } from "../../../src/shared/mcp";
+import type { AgentMode } from "../../../src/shared/settings";
 import type {
   HistoryItem,
   OpenQuestion,
@@ -46,6 +47,8 @@ export interface PanelState {
   readonly rules: RulesView | undefined;
   /** The MCP servers as the host last said, and the forms servers asked to show. */
   readonly mcp: McpPanelState;
+  /** Plan or Act, as the host says: the task's mode, or the next task's. */
+  readonly mode: AgentMode;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -68,6 +71,7 @@ const INITIAL: PanelState = {
   checkpointStoreBytes: undefined,
   rules: undefined,
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
+  mode: "act",
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -129,7 +133,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp });
+        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp, mode: state.mode });
         this.messagesReplaced();
         return;
       }
@@ -152,6 +156,8 @@ export class ExtensionStore {
       case "taskChanged":
         this.changeTask(message.task);
         return;
+      case "modeChanged":
+        return this.patch({ mode: message.mode });
       case "taskRunning":
         this.patch({ running: message.running });
         return;

@@ -10,6 +10,7 @@ import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
 import type { McpServers } from "../task-params";
+import type { AgentMode } from "../../../shared/settings";
 
 export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
@@ -71,6 +72,8 @@ export interface ToolContext {
   readonly previews: EditPreviews;
   /** The MCP servers (use_mcp_tool, access_mcp_resource); none when the session has no hub. */
   readonly mcp?: McpServers;
+  /** The task's Plan/Act mode as it is now (the person may switch while a tool waits). */
+  mode(): AgentMode;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
@@ -134,6 +137,10 @@ export interface ToolDefinition<S extends readonly ParamSpec[] = readonly ParamS
   readonly readOnly: boolean;
   /** Which auto-approval switch governs the tool; "none": it never asks for approval. */
   readonly approval: ApprovalCategory;
+  /** The modes the tool is offered (and runs) in; default both. A tool that is not read-only runs in Plan mode only per `isReadOnlyCall`. */
+  readonly modes?: readonly AgentMode[];
+  /** For a tool that is not read-only as a whole: whether this call only reads (an MCP tool its server marks read-only), so Plan mode runs it. */
+  isReadOnlyCall?(params: RawParams, ctx: ToolContext): boolean;
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
   /**
