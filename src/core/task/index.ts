@@ -155,6 +155,7 @@ export class Task {
   async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean; restored?: { files: boolean } } = {}): Promise<TaskOutcome> {
     const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
+    void this.mode.save();
     this.startCheckpoints();
     const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
     if (Array.isArray(next)) return this.initiateTaskLoop(next);
