@@ -79,7 +79,9 @@ export class ToolExecutor {
     const tool = getTool(call.name, this.deps.tools);
     if (call.partial) {
       // A call the mode refuses shows no preview: nothing of it may reach the workspace.
-      if (tool?.presentPartial && !this.modeRefusal(tool, call)) await tool.presentPartial(call.params, this.context());
+      if (!tool?.presentPartial) return;
+      const ctx = this.context();
+      if (!this.modeRefusal(tool, call, ctx)) await tool.presentPartial(call.params, ctx);
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
@@ -111,8 +113,8 @@ export class ToolExecutor {
   }
 
   /** Plan mode runs only what reads; Act mode all but plan_mode_respond (`task/mode.ts`). */
-  private modeRefusal(tool: ToolDefinition, call: ToolCall): string | undefined {
-    return modeRefusal(tool, call.params, this.deps.mode?.() ?? "act", this.context());
+  private modeRefusal(tool: ToolDefinition, call: ToolCall, ctx = this.context()): string | undefined {
+    return modeRefusal(tool, call.params, this.deps.mode?.() ?? "act", ctx);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
