@@ -94,6 +94,20 @@ describe("the Plan/Act switch in the panel", () => {
     expect(planRow).toMatchObject({ text: "PLAN: write app.js", options: ["Go ahead"] });
   });
 
+  it("a resumed task opens in its saved mode, and the panel's switch is told", async () => {
+    await send({ type: "setMode", mode: "plan" });
+    server.enqueue(call("plan_mode_respond", { response: "PLAN" }));
+    await send({ type: "newTask", text: "Plan it", images: [] });
+    await until(() => session.controller.openQuestion?.kind === "plan_mode_respond");
+    const id = session.controller.currentTask?.taskId ?? "";
+    await send({ type: "clearTask" });
+    await send({ type: "setMode", mode: "act" });
+    posted = [];
+    await send({ type: "resumeTask", id });
+    expect(ofType("modeChanged").map((m) => m.mode)).toEqual(["plan"]);
+    expect(session.controller.mode).toBe("plan");
+  });
+
   it("the command's toggle flips the mode, and a mode the protocol does not know is refused with a notice", async () => {
     session.toggleMode();
     expect(session.controller.mode).toBe("plan");

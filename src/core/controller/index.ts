@@ -5,7 +5,7 @@ import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
 import type { HistoryItem, OpenQuestion, TaskStatus, TaskSummary } from "../../shared/protocol";
-import type { AgentSettings } from "../../shared/settings";
+import { AGENT_MODES, type AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
@@ -118,7 +118,7 @@ export class Controller {
 
   /** The person's Plan/Act switch: the running task's mode (saved with it), and the next task's. */
   setMode(mode: AgentMode): void {
-    if (mode !== "plan" && mode !== "act") throw new Error(`Unknown mode ${JSON.stringify(mode)}: use plan or act.`);
+    if (!AGENT_MODES.includes(mode)) throw new Error(`Unknown mode ${JSON.stringify(mode)}: use ${AGENT_MODES.join(" or ")}.`);
     const changed = mode !== this.mode;
     this.chosenMode = mode;
     this.task?.setMode(mode);
@@ -176,11 +176,13 @@ export class Controller {
   private run(task: Task, start: () => Promise<TaskOutcome>, first: { text: string; shown: readonly ChatMessage[]; status: TaskStatus }): Task {
     const { listener } = this.options;
     const summary: TaskSummary = { id: task.taskId, text: first.text, startedAt: first.shown[0]?.ts ?? Date.now() };
+    const shownMode = this.mode;
     this.task = task;
     this.summary = summary;
     this.chosenMode = task.mode.current;
     listener.onTaskChanged(summary);
-    listener.onModeChanged?.(task.mode.current);
+    // A resumed task may open in another mode than the switch showed.
+    if (task.mode.current !== shownMode) listener.onModeChanged?.(task.mode.current);
     void this.recordHistory(summary, first.shown, first.status);
     this.taskDone = start().then(async (outcome) => {
       await this.recordHistory(summary, task.messages.chatMessages, statusOf(outcome, task));
