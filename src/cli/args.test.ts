@@ -28,6 +28,20 @@ describe("parseCliArgs", () => {
   });
 });
 
+describe("parseCliArgs: Plan and Act", () => {
+  it("takes --plan or --act for a task or a resume; neither leaves the mode to the task", () => {
+    expect(parseCliArgs(["--plan", "go"], {})).toMatchObject({ mode: "plan" });
+    expect(parseCliArgs(["--resume", "last", "--act", "go on"], {})).toMatchObject({ mode: "act", action: { kind: "resume" } });
+    const neither = parseCliArgs(["go"], {});
+    expect(neither !== "help" && neither.mode).toBeUndefined();
+  });
+
+  it("refuses both at once, and either without a task", () => {
+    expect(() => parseCliArgs(["--plan", "--act", "go"], {})).toThrow("--plan and --act contradict each other: give one.");
+    expect(() => parseCliArgs(["--plan", "--list-tasks"], {})).toThrow("--plan goes with a task or --resume.");
+  });
+});
+
 describe("parseCliArgs: workspace, saved tasks and approvals", () => {
   it("keeps the focus chain on by default; --no-focus-chain turns it off", () => {
     expect(parseCliArgs(["go"], {})).toMatchObject({ focusChain: true });

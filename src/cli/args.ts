@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import type { ApiConfiguration } from "../api";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS, PROVIDERS, providerChoices } from "../shared/providers";
 import { domainProblem } from "../shared/sandbox-domains";
-import { DEFAULT_SANDBOX_SETTINGS, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
+import { DEFAULT_SANDBOX_SETTINGS, type AgentMode, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
 import { RESTORE_SCOPES, type RestoreScope } from "../shared/checkpoints";
 import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
 import { EXIT_CODE_HELP } from "./exit-codes";
@@ -44,6 +44,8 @@ export interface CliOptions {
   focusChain: boolean;
   /** Summarise the conversation near the window's end (off: --no-auto-condense, the oldest rounds are dropped). */
   autoCondense: boolean;
+  /** --plan or --act; undefined: a new task acts, a resumed one keeps its saved mode. */
+  mode?: AgentMode;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -59,6 +61,10 @@ Options:
   --native-tools                use the provider's native tool calls instead of XML in the text
   --openai-api chat|responses   which OpenAI API to call (default: Responses for GPT-6 and
                                 GPT-5.4+ on OpenAI itself, Chat Completions elsewhere)
+  --plan                        Plan mode: the model explores (read-only tools) and answers with a
+                                plan, which is printed; the run then stops (exit 0). Carry it out
+                                with: tandem --resume TASK_ID --act
+  --act                         Act mode (the default for a new task; a resumed one keeps its own)
   --yolo                        approve every tool without asking
   --auto-approve LIST           approve these without asking (comma-separated):
 ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.padEnd(13)} ${s.allows}`).join("\n")}
@@ -118,6 +124,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "base-url": { type: "string" },
       "native-tools": { type: "boolean", default: false },
       "openai-api": { type: "string" },
+      plan: { type: "boolean", default: false },
+      act: { type: "boolean", default: false },
       yolo: { type: "boolean", default: false },
       "auto-approve": { type: "string", multiple: true },
       sandbox: { type: "string" },
@@ -148,6 +156,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const action = actionOf(positionals, values);
   if (values.storage !== undefined && values["no-storage"]) throw new Error("--storage and --no-storage contradict each other: give one.");
   if (values["no-storage"] && action.kind !== "new") throw new Error("--resume, --list-tasks and `checkpoints` need saved tasks: leave out --no-storage.");
+  const mode = parseMode(values.plan, values.act, action);
 
   // Without --provider: the first whose key is set, else the default (its missing key is reported later).
   const provider = values.provider ?? PROVIDER_IDS.find((id) => env[PROVIDERS[id].keyEnv]) ?? DEFAULT_PROVIDER;
@@ -177,6 +186,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     customInstructions: values["custom-instructions"] ?? "",
     focusChain: !values["no-focus-chain"],
     autoCondense: !values["no-auto-condense"],
+    ...(mode ? { mode } : {}),
   };
 }
 
@@ -188,6 +198,13 @@ function parseContextWindow(raw: string | undefined): { contextWindowOverride?: 
     throw new Error(`--context-window takes a whole number of tokens, at least 1024; got "${raw}".`);
   }
   return { contextWindowOverride: tokens };
+}
+
+function parseMode(plan: boolean, act: boolean, action: CliAction): AgentMode | undefined {
+  if (plan && act) throw new Error("--plan and --act contradict each other: give one.");
+  const mode = plan ? "plan" : act ? "act" : undefined;
+  if (mode && action.kind !== "new" && action.kind !== "resume") throw new Error(`--${mode} goes with a task or --resume.`);
+  return mode;
 }
 
 function parseMcp(values: { "mcp-config"?: string; "trust-workspace"?: boolean; "no-mcp"?: boolean }, cwd: string): CliMcp {

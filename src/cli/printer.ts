@@ -70,6 +70,8 @@ function formatMessage(message: ChatMessage): string {
         return `… ${text}`;
       case "followup":
         return `? ${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
+      case "plan_mode_respond":
+        return `\nplan:\n${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
       default:
         return `? ${message.ask}: ${text}`;
     }

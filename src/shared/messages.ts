@@ -23,7 +23,9 @@ export type AskKind =
   /** The model proposes to continue in a fresh task carrying this context. */
   | "new_task"
   /** An interrupted task can be resumed. */
-  | "resume_task";
+  | "resume_task"
+  /** Plan mode: the model presents its plan (or asks about it); `options` are answers to pick. */
+  | "plan_mode_respond";
 
 /** Reports from the task; none waits. */
 export type SayKind =

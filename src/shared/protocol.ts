@@ -16,7 +16,7 @@
 import type { AskKind, ChatMessage } from "./messages";
 import type { FocusChainItem } from "./focus-chain";
 import type { SandboxStatus } from "./sandbox-status";
-import type { AgentSettings } from "./settings";
+import type { AgentMode, AgentSettings } from "./settings";
 import type { UsageTotals } from "./usage";
 import type { RestoreScope } from "./checkpoints";
 import type { McpAction, McpElicitation, McpElicitationAnswer, McpPanelState, McpProblemView, McpServerView } from "./mcp";
@@ -104,6 +104,8 @@ export interface QuestionAnswers {
   mistake_limit_reached: "proceed" | "stop" | "reply";
   new_task: "accept" | "decline" | "reply";
   resume_task: "resume" | "reply";
+  /** A reply (or one of the model's options) goes on planning; `accept` takes the plan as it is and ends the task (the CLI's --plan). */
+  plan_mode_respond: "reply" | "accept";
 }
 
 export type AnswerChoice = QuestionAnswers[AskKind];
@@ -138,6 +140,8 @@ export interface WebviewState {
   history: readonly HistoryItem[];
   /** The MCP servers, their files' problems and open elicitations. */
   mcp: McpPanelState;
+  /** Plan or Act: the current task's mode, or the one the next task starts in. */
+  mode: AgentMode;
 }
 
 /** Views the host can ask the panel to show. */
@@ -183,6 +187,8 @@ export type ToWebviewMessage =
   | { readonly type: "messagesLoaded"; messages: readonly ChatMessage[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }
+  /** The Plan/Act mode changed (switched, or a task opened in its own). */
+  | { readonly type: "modeChanged"; mode: AgentMode }
   /** A question opened (before its row is shown) or closed: answered, withdrawn, or ended with the task. */
   | { readonly type: "questionChanged"; question: OpenQuestion | undefined }
   /** An answer the host did not deliver (its question had closed); the panel keeps what was typed. */
@@ -224,6 +230,8 @@ export type FromWebviewMessage =
   | { readonly type: "newTask"; text: string; images: readonly string[] }
   | { readonly type: "answer"; answer: QuestionAnswer }
   | { readonly type: "cancelTask" }
+  /** The Plan/Act switch: the current task's mode, or the next task's when none runs. */
+  | { readonly type: "setMode"; mode: AgentMode }
   | { readonly type: "clearTask" }
   | { readonly type: "resumeTask"; id: string }
   | { readonly type: "deleteTask"; id: string }

@@ -51,6 +51,10 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = {
 /** How the model calls tools: XML in its text (any model) or the provider's native tool calls. */
 export type ToolCallMode = "xml" | "native";
 
+/** Plan: the model explores and discusses, nothing is changed. Act: it carries the work out. */
+export type AgentMode = "plan" | "act";
+export const AGENT_MODES: readonly AgentMode[] = ["plan", "act"];
+
 export interface AgentSettings {
   /** Approve everything without asking. */
   yolo: boolean;
@@ -82,6 +86,10 @@ export interface AgentSettings {
   focusChainReminderInterval: number;
   /** Near the context window's end, have the model summarise the conversation (on) or drop the oldest rounds (off). */
   autoCondense: boolean;
+  /** The mode a task starts in until the person switches (the switch then stays where they put it). */
+  defaultMode: AgentMode;
+  /** The model Plan-mode requests go to (same provider); empty: the same model as Act mode. */
+  planModeModelId: string;
 }
 
 /**
@@ -113,4 +121,6 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   focusChain: true,
   focusChainReminderInterval: 6,
   autoCondense: true,
+  defaultMode: "act",
+  planModeModelId: "",
 };

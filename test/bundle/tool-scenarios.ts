@@ -184,6 +184,15 @@ const newTaskScenario: Scenario = async (env) => {
   expect(next[0]).toContain(context);
 };
 
+const planModeRespondScenario: Scenario = async (env) => {
+  const cwd = await workspace(env, { "notes.txt": "first line\n" });
+  const plan = "1. Read notes.txt.\n2. Add a second line.";
+  const run = await env.cli.run("Plan it", [toolCall("read_file", { path: "notes.txt" }), toolCall("plan_mode_respond", { response: plan })], { cwd, args: ["--plan"] });
+  // --plan: the plan is printed and taken as it is; the run ends there.
+  expectCompleted(run, 2);
+  expect(run.stdout).toContain(plan);
+};
+
 const webFetchScenario: Scenario = async (env) => {
   const cwd = await workspace(env, {});
   const url = env.site.url("/article");
@@ -230,6 +239,7 @@ export const SCENARIOS = {
   ask_followup_question: askFollowupQuestionScenario,
   attempt_completion: attemptCompletionScenario,
   new_task: newTaskScenario,
+  plan_mode_respond: planModeRespondScenario,
   web_fetch: webFetchScenario,
   use_mcp_tool: useMcpToolScenario,
   access_mcp_resource: accessMcpResourceScenario,

@@ -89,6 +89,23 @@ describe("readAgentSettings", () => {
   });
 });
 
+describe("the Plan/Act settings", () => {
+  it("reads the default mode and the Plan mode model; a mode it does not know is reported and Act used", () => {
+    expect(readAgentSettings(defaults({ defaultMode: "plan", planModeModelId: " claude-opus-5-5 " })).value).toMatchObject({ defaultMode: "plan", planModeModelId: "claude-opus-5-5" });
+    const bad = readAgentSettings(defaults({ defaultMode: "sideways" }));
+    expect(bad.value.defaultMode).toBe("act");
+    expect(bad.problems).toEqual(['tandem.defaultMode must be one of plan, act, not "sideways"; using "act".']);
+  });
+
+  it("stores them from the panel, and refuses a mode it does not know", () => {
+    expect(agentSettingsEntries({ defaultMode: "plan", planModeModelId: "claude-opus-5-5" })).toEqual([
+      ["defaultMode", "plan"],
+      ["planModeModelId", "claude-opus-5-5"],
+    ]);
+    expect(() => agentSettingsEntries({ defaultMode: "sideways" })).toThrow(SettingValueError);
+  });
+});
+
 describe("readApiSettings", () => {
   it("treats empty text and null numbers as unset", () => {
     expect(readApiSettings(defaults({ apiProvider: "openai", baseUrl: "  ", modelId: "gpt-x", contextWindowOverride: null })).value).toEqual({

@@ -35,6 +35,8 @@ export interface FakeContextScript {
   signal?: AbortSignal;
   /** The host's ripgrep (see HostBridge.ripgrep); default: rg on PATH. */
   ripgrep?: string | false;
+  /** The task's Plan/Act mode the tool sees (default Act). */
+  mode?: "plan" | "act";
 }
 
 /** The context, and the scripted approver the executor's policy stands in for. */
@@ -55,6 +57,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
     commands: new TaskCommands(host.terminal, undefined, [cwd], ignore),
     signal: script.signal ?? new AbortController().signal,
     background: new BackgroundCommands(),
+    mode: () => script.mode ?? "act",
     previews: new EditPreviews((message) => log.notices.push(message)),
     approve(request) {
       log.approvals.push(request);

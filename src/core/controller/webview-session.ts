@@ -4,6 +4,7 @@ import { listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ChatMessage } from "../../shared/messages";
+import type { AgentMode } from "../../shared/settings";
 import { PROVIDER_IDS } from "../../shared/providers";
 import type {
   ApiSettings,
@@ -121,6 +122,8 @@ export class WebviewSession implements ControllerListener {
         return this.answer(message.answer);
       case "cancelTask":
         return this.cancelTask();
+      case "setMode":
+        return this.controller.setMode(message.mode);
       case "clearTask":
         return this.controller.clearTask();
       case "resumeTask":
@@ -199,6 +202,11 @@ export class WebviewSession implements ControllerListener {
     // The panel says so for as long as it is true (settings.needsApiKey), and holds what was typed.
     this.showView("settings");
     return false;
+  }
+
+  /** The command palette's (and keybinding's) Plan/Act toggle. */
+  toggleMode(): void {
+    this.controller.setMode(this.controller.mode === "plan" ? "act" : "plan");
   }
 
   async cancelTask(): Promise<void> {
@@ -307,6 +315,10 @@ export class WebviewSession implements ControllerListener {
     this.deps.runningTaskChanged?.(undefined);
   }
 
+  onModeChanged(mode: AgentMode): void {
+    this.deps.post({ type: "modeChanged", mode });
+  }
+
   onHistoryItemChanged(item: HistoryItem): void {
     this.deps.post({ type: "historyItemChanged", item });
   }
@@ -320,7 +332,7 @@ export class WebviewSession implements ControllerListener {
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
     const question = this.controller.openQuestion;
-    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP } });
+    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP, mode: this.controller.mode } });
   }
 
   private async postSettings(): Promise<void> {

@@ -5,6 +5,8 @@
 import type { ToolDefinition } from "../task/tools/types";
 import type { ToolSet } from "../task/tools/registry";
 import type { ToolCallMode } from "./responses";
+import type { AgentMode } from "../../shared/settings";
+import { modeSection } from "./mode-texts";
 
 export interface SystemPromptOptions {
   /** Workspace root. */
@@ -25,6 +27,8 @@ export interface SystemPromptOptions {
   readonly mcpServers?: string;
   /** The focus chain's section (`focusChainSection`); absent: the focus chain is off. */
   readonly focusChain?: string;
+  /** Plan or Act: the mode section (`tools` are the mode's own, `task/mode.ts`); absent: none. */
+  readonly mode?: AgentMode;
 }
 
 const SEPARATOR = "\n\n====\n\n";
@@ -40,6 +44,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     environmentSection(options),
   ];
   if (options.mcpServers) sections.push(mcpSection(options.mcpServers, options.toolCallMode));
+  if (options.mode) sections.push(modeSection(options.mode));
   const rules = options.rules?.trim();
   if (rules) sections.push(`THE PERSON'S RULES\n\nThe workspace's rules files (and the person's global ones), each under its name. Follow them on top of the rules above; where they disagree, the later file wins.\n\n${rules}`);
   const custom = options.customInstructions?.trim();

@@ -31,6 +31,7 @@ import { MentionExpander } from "../context/mentions";
 import { FocusChain } from "./focus-chain";
 import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
 import { ContextInLoop } from "./context-in-loop";
+import { TaskMode, toolsForMode, withModeReminder, type AgentMode } from "./mode";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -72,9 +73,12 @@ export class Task {
   private readonly mentions: MentionExpander;
   private readonly focusChain: FocusChain;
   private readonly context: ContextInLoop;
+  /** Plan or Act (task/mode.ts): the Controller switches it; it is saved with the task. */
+  readonly mode: TaskMode;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
+    this.mode = params.mode ?? new TaskMode("act");
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
     const announce = (question: OpenQuestion | undefined) => params.listener.onQuestionChanged?.(question);
@@ -96,6 +100,7 @@ export class Task {
       takeBackgroundNews: () => this.backgroundCommands.takeReport(),
       chat: () => this.messages.chatMessages,
       contextWindow: () => params.api.getModel().info.contextWindow,
+      mode: () => (this.mode.current === "plan" ? "Plan (read-only: explore and answer with plan_mode_respond)" : "Act"),
       warn: (text) => params.host.window.notify("warning", text),
     });
     this.toolExecutor = new ToolExecutor({
@@ -117,6 +122,7 @@ export class Task {
       withMentions: (text) => this.mentions.withMentions(text),
       focusChain: this.focusChain,
       reads: this.context.reads,
+      mode: () => this.mode.current,
     });
     const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
     this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
@@ -162,6 +168,7 @@ export class Task {
 
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
+    void this.mode.save();
     this.startCheckpoints();
     const mentioned = (await this.mentions.blocks(text)).map((block) => ({ type: "text" as const, text: block }));
     const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...mentioned, ...images.map(imageBlockFromDataUrl)];
@@ -177,6 +184,7 @@ export class Task {
     const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
     await this.focusChain.restore(reopened.chat);
+    void this.mode.save();
     this.startCheckpoints();
     const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.mentions.withMentions(text) });
     if (Array.isArray(next)) return this.initiateTaskLoop(next);
@@ -197,7 +205,7 @@ export class Task {
     let next = userContent;
     try {
       while (!(await this.recursivelyMakeClineRequests(next))) {
-        next = [{ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) }];
+        next = [{ type: "text", text: withModeReminder(formatResponse.noToolsUsed(this.params.settings().toolCallMode), this.mode.current) }];
         await this.withStateLock(() => this.state.consecutiveMistakeCount++);
       }
     } catch (error) {
@@ -227,6 +235,16 @@ export class Task {
   }
 
   /**
+   * The person's Plan/Act switch. The next request tells the model; a plan waiting for a reply
+   * when the person switches to Act is answered by the switch, so the task carries the plan on.
+   */
+  setMode(mode: AgentMode): void {
+    if (!this.mode.set(mode)) return;
+    const open = this.chat.openQuestion;
+    if (mode === "act" && open?.kind === "plan_mode_respond") this.chat.answer(open.id, { type: "no" });
+  }
+
+  /**
    * Releases all the task holds, for its creator (the Controller): a running task is aborted first
    * (its commands end, background ones too), then its edit previews, temp folder and pending chat
    * updates go, and its messages are saved.
@@ -239,6 +257,7 @@ export class Task {
     this.commands.dispose();
     this.presenter.cancel();
     await this.messages.flush();
+    await this.mode.flush();
   }
 
   /**
@@ -259,7 +278,9 @@ export class Task {
     const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
     if (limit && !Array.isArray(limit)) return limit;
     const checklistNews = await this.focusChain.beforeRequest();
-    const content = [...userContent, ...(limit ?? []), ...(checklistNews ? [{ type: "text" as const, text: checklistNews }] : [])];
+    const switched = this.mode.takeSwitchNote();
+    const notes = [checklistNews, switched].filter((text) => text !== undefined).map((text) => ({ type: "text" as const, text }));
+    const content = [...userContent, ...(limit ?? []), ...notes];
     // What the model should know of the editor, terminals and background commands goes last.
     content.push(await this.environment.details(content));
     if (this.state.abort) return ended("aborted");
@@ -358,10 +379,11 @@ export class Task {
       // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
       if (this.state.abort) return;
       const native = this.params.settings().toolCallMode === "native";
+      const mode = this.mode.current;
       const stream = this.params.api.createMessage(
-        this.params.systemPrompt(rules),
+        this.params.systemPrompt(rules, mode),
         this.messages.apiHistory,
-        native ? [...this.toolSpecs(), ...this.mcp.nativeSpecs()] : undefined,
+        native ? [...this.toolSpecs(mode), ...this.mcp.nativeSpecs()] : undefined,
       );
       let first: IteratorResult<unknown>;
       try {
@@ -381,8 +403,9 @@ export class Task {
   }
 
   /** The native tool specs: with task_progress on every tool while the focus chain is on. */
-  private toolSpecs() {
-    const specs = toolSpecs(this.params.tools);
+  /** The native specs of the mode's tools, each with task_progress while the focus chain is on. */
+  private toolSpecs(mode: AgentMode) {
+    const specs = toolSpecs(toolsForMode(this.params.tools, mode));
     return this.focusChain.enabled ? withTaskProgressSpec(specs) : specs;
   }
 

@@ -19,6 +19,7 @@ import type { McpServers } from "./task-params";
 import type { FocusChain } from "./focus-chain";
 import { TASK_PROGRESS } from "./focus-chain-prompt";
 import type { ReadRecord } from "./tools/types";
+import { modeRefusal, type AgentMode } from "./mode";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -49,6 +50,8 @@ export interface ToolExecutorDeps {
   readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion" | "editMark">;
   /** The task's record of file reads in the conversation (read_file); none: every read goes out in full. */
   readonly reads?: ReadRecord;
+  /** The task's Plan/Act mode now (none: Act). */
+  mode?(): AgentMode;
 }
 
 /**
@@ -94,13 +97,22 @@ export class ToolExecutor {
     }
     const tool = getTool(call.name, this.deps.tools);
     if (call.partial) {
-      if (tool?.presentPartial) await tool.presentPartial(call.params, this.context());
+      // A call the mode refuses shows no preview: nothing of it may reach the workspace.
+      if (!tool?.presentPartial) return;
+      const ctx = this.context();
+      if (!this.modeRefusal(tool, call, ctx)) await tool.presentPartial(call.params, ctx);
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
     const held = await this.checklistFirst(call, tool);
     if (held) return this.settle(call, held);
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
+    const refusal = this.modeRefusal(tool, call);
+    if (refusal) {
+      // A preview shown before the person switched modes is taken back.
+      await tool.abandon?.(call.params, this.context());
+      return this.modelMistake(call, refusal);
+    }
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
@@ -140,6 +152,11 @@ export class ToolExecutor {
     const deferred = this.deferredChecklist;
     this.deferredChecklist = undefined;
     if (deferred && !this.deps.signal.aborted) await this.deps.focusChain?.fromModel(deferred.text, deferred.mark);
+  }
+
+  /** Plan mode runs only what reads; Act mode all but plan_mode_respond (`task/mode.ts`). */
+  private modeRefusal(tool: ToolDefinition, call: ToolCall, ctx = this.context()): string | undefined {
+    return modeRefusal(tool, call.params, this.deps.mode?.() ?? "act", ctx);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
@@ -221,6 +238,7 @@ export class ToolExecutor {
       previews: this.previews,
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
       ...(deps.reads ? { reads: deps.reads } : {}),
+      mode: () => deps.mode?.() ?? "act",
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),

@@ -33,6 +33,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     "tandem.addSelectionToChat": () => addSelectionToChat(deps),
     "tandem.cancelTask": () => cancelTask(deps),
     "tandem.setApiKey": () => setApiKey(deps),
+    "tandem.toggleMode": async () => (await showPanelView(deps, "chat")).toggleMode(),
   };
   return Object.entries(handlers).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async () => {

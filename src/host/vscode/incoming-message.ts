@@ -10,6 +10,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   newTask: true,
   answer: true,
   cancelTask: true,
+  setMode: true,
   clearTask: true,
   resumeTask: true,
   deleteTask: true,

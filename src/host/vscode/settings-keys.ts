@@ -8,11 +8,13 @@ import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/pro
 import { domainProblem } from "../../shared/sandbox-domains";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS } from "../../shared/providers";
 import {
+  AGENT_MODES,
   DEFAULT_AGENT_SETTINGS,
   DEFAULT_AUTO_APPROVAL,
   DEFAULT_SANDBOX_SETTINGS,
   FOCUS_CHAIN_LIMITS,
   REQUEST_LIMITS,
+  type AgentMode,
   type AgentSettings,
   type AutoApprovalSettings,
   type SandboxMode,
@@ -62,8 +64,10 @@ const isOpenAiApi: Check<OpenAiApiSetting | null> = (v) => (v === undefined || v
 const isStringList: Check<string[]> = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === "string") ? v.map((item: string) => item.trim()).filter(Boolean) : undefined;
 const isText: Check<string> = (v) => (typeof v === "string" ? v : undefined);
+const isTrimmedText: Check<string> = (v) => (typeof v === "string" ? v.trim() : undefined);
 const isToggleMap: Check<Record<string, boolean>> = (v) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((b) => typeof b === "boolean") ? { ...(v as Record<string, boolean>) } : undefined;
+const isAgentMode: Check<AgentMode> = (v) => AGENT_MODES.find((m) => m === v);
 const isSandboxMode: Check<SandboxMode> = (v) => SANDBOX_MODES.find((m) => m === v);
 const isSandboxNetwork: Check<SandboxNetwork> = (v) => SANDBOX_NETWORKS.find((n) => n === v);
 
@@ -100,6 +104,7 @@ const EXPECTED = {
   text: "a string",
   toggleMap: 'an object of rule names and true/false, e.g. {".clinerules/old.md": false}',
   optionalCount: "a positive whole number (or empty)",
+  agentMode: `one of ${AGENT_MODES.join(", ")}`,
 };
 
 /** Reads the value of `key`, or its fallback with a problem noted. */
@@ -141,6 +146,8 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     focusChain: r.read("focusChain.enabled", isBoolean, d.focusChain, EXPECTED.boolean),
     focusChainReminderInterval: r.read("focusChain.reminderInterval", isReminderInterval, d.focusChainReminderInterval, EXPECTED.reminderInterval),
     autoCondense: r.read("autoCondense", isBoolean, d.autoCondense, EXPECTED.boolean),
+    defaultMode: r.read("defaultMode", isAgentMode, d.defaultMode, EXPECTED.agentMode),
+    planModeModelId: r.read("planModeModelId", isTrimmedText, d.planModeModelId, EXPECTED.text),
   };
   return { value, problems: r.problems };
 }
@@ -204,6 +211,8 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   focusChain: { key: "focusChain.enabled", check: isBoolean, expected: EXPECTED.boolean },
   focusChainReminderInterval: { key: "focusChain.reminderInterval", check: isReminderInterval, expected: EXPECTED.reminderInterval },
   autoCondense: { key: "autoCondense", check: isBoolean, expected: EXPECTED.boolean },
+  defaultMode: { key: "defaultMode", check: isAgentMode, expected: EXPECTED.agentMode },
+  planModeModelId: { key: "planModeModelId", check: isTrimmedText, expected: EXPECTED.text },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

@@ -4,6 +4,7 @@ import { AutoApproveBar } from "./AutoApproveBar";
 import { ChatInput } from "./ChatInput";
 import { ChatList } from "./ChatList";
 import { FocusChain } from "./FocusChain";
+import { ModeSwitch } from "./ModeSwitch";
 import { QueuedMessages } from "./QueuedMessages";
 import { TaskHeader } from "./TaskHeader";
 import { useChatController, type ChatController } from "./use-chat-controller";
@@ -40,6 +41,7 @@ export function ChatView() {
         placeholder={placeholder(chat)}
       />
       <div className="input-toolbar">
+        <ModeSwitch />
         {chat.running && !waitingAfterCompletion(chat) && (
           <VscodeButton secondary onClick={chat.cancelTask}>
             Cancel

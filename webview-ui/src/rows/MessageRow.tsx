@@ -13,6 +13,7 @@ import { FollowupRow } from "./FollowupRow";
 import { InfoRow } from "./InfoRow";
 import { MistakeLimitRow } from "./MistakeLimitRow";
 import { NewTaskRow } from "./NewTaskRow";
+import { PlanRow } from "./PlanRow";
 import { ReasoningRow } from "./ReasoningRow";
 import { ResumeTaskRow } from "./ResumeTaskRow";
 import { RetryRow } from "./RetryRow";
@@ -42,6 +43,8 @@ function askRow(message: AskMessage): ReactElement {
       return <NewTaskRow message={message} />;
     case "resume_task":
       return <ResumeTaskRow message={message} />;
+    case "plan_mode_respond":
+      return <PlanRow message={message} />;
   }
 }
 

@@ -64,6 +64,12 @@ describe("settings view", () => {
     expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { baseUrl: "http://127.0.0.1:8080/v1" } }]);
   });
 
+  it("sends the Plan mode model (trimmed) when committed", () => {
+    const panel = openSettings();
+    enter(screen.getByLabelText("Plan mode model"), " claude-opus-5-5 ");
+    expect(panel.posted()).toEqual([{ type: "updateAgentSettings", settings: { planModeModelId: "claude-opus-5-5" } }]);
+  });
+
   it("sends the mistake limit, context window override and thinking budget as numbers", () => {
     const panel = openSettings();
     enter(screen.getByLabelText("Mistake limit"), "0");

@@ -74,6 +74,13 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
         )}
         <ModelPicker provider={api.provider} modelId={api.modelId} models={settings.models} />
         <TextSetting
+          label="Plan mode model"
+          value={agent.planModeModelId}
+          placeholder="Same as Act mode"
+          help="The model Plan-mode requests go to, of the same provider (e.g. a stronger one for planning)."
+          onCommit={(planModeModelId) => updateAgent({ planModeModelId })}
+        />
+        <TextSetting
           label="Context window override (tokens)"
           value={api.contextWindowOverride ? String(api.contextWindowOverride) : ""}
           placeholder={`Model default (now ${settings.contextWindow.toLocaleString()})`}

@@ -7,6 +7,7 @@ import type { ChatMessage } from "../../../src/shared/messages";
 import type { FocusChainInfo } from "../../../src/shared/focus-chain";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type { McpPanelState } from "../../../src/shared/mcp";
+import type { AgentMode } from "../../../src/shared/settings";
 import type {
   HistoryItem,
   OpenQuestion,
@@ -49,6 +50,8 @@ export interface PanelState {
   readonly workspaceResults: Omit<Extract<ToWebviewMessage, { type: "workspaceResults" }>, "type"> | undefined;
   /** The MCP servers as the host last said, and the forms servers asked to show. */
   readonly mcp: McpPanelState;
+  /** Plan or Act, as the host says: the task's mode, or the next task's. */
+  readonly mode: AgentMode;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -74,6 +77,7 @@ const INITIAL: PanelState = {
   rules: undefined,
   workspaceResults: undefined,
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
+  mode: "act",
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -138,7 +142,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp });
+        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp, mode: state.mode });
         this.messagesReplaced();
         return;
       }
@@ -161,6 +165,8 @@ export class ExtensionStore {
       case "taskChanged":
         this.changeTask(message.task);
         return;
+      case "modeChanged":
+        return this.patch({ mode: message.mode });
       case "taskRunning":
         this.patch({ running: message.running });
         return;

@@ -15,6 +15,7 @@ export const ASK_KINDS = [
   "mistake_limit_reached",
   "new_task",
   "resume_task",
+  "plan_mode_respond",
 ] as const satisfies readonly AskKind[];
 
 export const SAY_KINDS = [

@@ -24,6 +24,8 @@ export const attemptCompletionTool = defineTool({
   ],
   readOnly: true,
   approval: "none",
+  // Plan mode ends its turns with plan_mode_respond: there is no result to present before acting.
+  modes: ["act"],
   example:
     "<attempt_completion>\n<result>Added greet() in src/greet.ts and exported it from src/index.ts.</result>\n</attempt_completion>",
   async prepare(params, ctx) {

@@ -10,6 +10,7 @@ import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
 import type { McpServers } from "../task-params";
+import type { AgentMode } from "../../../shared/settings";
 
 export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
@@ -73,6 +74,8 @@ export interface ToolContext {
   readonly mcp?: McpServers;
   /** Which reads the conversation holds (read_file); none: every read goes out in full. */
   readonly reads?: ReadRecord;
+  /** The task's Plan/Act mode as it is now (the person may switch while a tool waits). */
+  mode(): AgentMode;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
@@ -146,6 +149,10 @@ export interface ToolDefinition<S extends readonly ParamSpec[] = readonly ParamS
   readonly readOnly: boolean;
   /** Which auto-approval switch governs the tool; "none": it never asks for approval. */
   readonly approval: ApprovalCategory;
+  /** The modes the tool is offered (and runs) in; default both. A tool that is not read-only runs in Plan mode only per `isReadOnlyCall`. */
+  readonly modes?: readonly AgentMode[];
+  /** For a tool that is not read-only as a whole: whether this call only reads (an MCP tool its server marks read-only), so Plan mode runs it. */
+  isReadOnlyCall?(params: RawParams, ctx: ToolContext): boolean;
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
   /**
