@@ -33,10 +33,11 @@ const complete = (progress?: string): ScriptTurn => ({
 });
 
 /** Every text the request's last message carries (text blocks and tool results, Anthropic's or OpenAI's shape). */
+/** Everything after the last assistant turn: OpenAI's tool messages and the user message (the environment details last). */
 function lastUserText(request: RecordedRequest | undefined): string {
   const messages = (request?.body.messages ?? []) as { role: string; content: unknown }[];
-  const users = messages.filter((m) => m.role === "user" || m.role === "tool");
-  return textOf(users.at(-1)?.content);
+  const after = messages.slice(messages.findLastIndex((m) => m.role === "assistant") + 1);
+  return after.filter((m) => m.role === "user" || m.role === "tool").map((m) => textOf(m.content)).join("\n");
 }
 
 function textOf(content: unknown): string {
@@ -97,7 +98,8 @@ describe("the model keeps the checklist in task_progress", () => {
     const h = await open({ turns: [read("- [ ] First step"), read("Plan for today:\n- [x] First step"), complete("- [x] First step")] });
     expect(await h.run("go")).toBe("completed");
     const next = lastUserText(h.server.requests[2]);
-    expect(next).toContain("NOTES-CONTENT");
+    // The tool ran (a re-read of the unchanged file is answered short: core/context/read-ledger.ts).
+    expect(next).toContain("notes.txt is unchanged since your read");
     expect(next).toContain('Your task_progress could not be read: this line is not a checklist item: "Plan for today:"');
     expect(next).toContain("The checklist is unchanged:\n- [ ] First step");
     expect(lastUserText(h.server.requests[1])).not.toContain("could not be read");

@@ -68,7 +68,7 @@ describe("@-mentions in the task", () => {
     expect(await h.run(typed)).toBe("completed");
     const sent = firstText(h);
     expect(sent).toContain(`<task>\n${typed}\n</task>`);
-    expect(sent).toMatch(/<file_content path="src\/a\.ts">\n\s*1 \| export const a = 1;\n\s*2 \| export const b = 2;\n<\/file_content>/);
+    expect(sent).toMatch(/<file_content path="src\/a\.ts">\n1\|export const a = 1;\n2\|export const b = 2;\n<\/file_content>/);
     expect(sent).toMatch(/<folder_content path="src\/">\nsrc\/a\.ts\nsrc\/b\.ts\nsrc\/deep\/\n<\/folder_content>/);
     expect(sent).toContain('<file_content path="My Docs/notes one.txt">');
     expect(sent).toContain("SPACED-NOTE");
@@ -83,7 +83,7 @@ describe("@-mentions in the task", () => {
     const h = await open({ files: { "docs/tides.pdf": buildPdf([["High water 06:12"]]), "logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) } });
     expect(await h.run("see @/docs/tides.pdf @/logo.png @/nope.ts")).toBe("completed");
     const sent = firstText(h);
-    expect(sent).toMatch(/1 \| --- page 1 of 1 ---\n\s*2 \| High water 06:12/);
+    expect(sent).toMatch(/1\|--- page 1 of 1 ---\n2\|High water 06:12/);
     expect(sent).toMatch(/<file_content path="logo\.png">\n\[Not included: logo\.png is a binary file/);
     expect(sent).toContain('<file_content path="nope.ts">\n[Not included: there is no file or folder nope.ts in the workspace.]');
   });
@@ -104,7 +104,7 @@ describe("@-mentions in the task", () => {
     expect(text).toMatch(/<file_content path="innocent\.txt">\n\[Not included: innocent\.txt leads through a symbolic link to \.env/);
     expect(text).toMatch(/<file_content path="away\.txt">\n\[Not included: away\.txt leads through a symbolic link to .*, outside the workspace/);
     expect(text).toMatch(/<file_content path="\.\.\/x">\n\[Not included: \.\.\/x is outside the workspace/);
-    expect(text).toMatch(/1 \| fine/);
+    expect(text).toMatch(/1\|fine/);
   });
 
   it("@problems lists the editor's problems by file, ignored files left out; @terminal brings the terminals' recent output", async () => {
