@@ -43,6 +43,8 @@ export class Answerer {
     this.handled.add(message.ts);
     const answer = (response: AskResponse) => this.options.answer(message.ts, response);
     if (message.ask === "resume_task") return answer(this.takeResumeMessage() ?? { type: "yes" });
+    // --plan: the plan was printed; taking it as it is ends the run (carried out later with --resume --act).
+    if (message.ask === "plan_mode_respond") return answer({ type: "yes" });
     // A completed task reopens on its result's question: the --resume message is the reply to it.
     const reply = message.ask === "completion_result" ? this.takeResumeMessage() : undefined;
     if (reply) return answer(reply);

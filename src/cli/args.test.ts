@@ -13,13 +13,41 @@ describe("parseCliArgs", () => {
     expect(automatic !== "help" && "openAiApi" in automatic.api).toBe(false);
   });
 
+  it("takes --context-window as the context window override and --no-auto-condense, refusing a window that is no number", () => {
+    const options = parseCliArgs(["--context-window", "32_000", "--no-auto-condense", "go"], {});
+    expect(options).toMatchObject({ api: { contextWindowOverride: 32000 }, autoCondense: false });
+    const plain = parseCliArgs(["go"], {});
+    expect(plain !== "help" && "contextWindowOverride" in plain.api).toBe(false);
+    expect(plain).toMatchObject({ autoCondense: true });
+    for (const bad of ["big", "12.5", "-5", "100"]) expect(() => parseCliArgs([`--context-window=${bad}`, "go"], {})).toThrow(/--context-window takes a whole number of tokens, at least 1024/);
+  });
+
   it("refuses an OpenAI API it does not know, and a missing task", () => {
     expect(() => parseCliArgs(["--openai-api", "soap", "go"], {})).toThrow(/Unknown OpenAI API "soap": use chat or responses/);
     expect(() => parseCliArgs([], {})).toThrow(/No task given/);
   });
 });
 
+describe("parseCliArgs: Plan and Act", () => {
+  it("takes --plan or --act for a task or a resume; neither leaves the mode to the task", () => {
+    expect(parseCliArgs(["--plan", "go"], {})).toMatchObject({ mode: "plan" });
+    expect(parseCliArgs(["--resume", "last", "--act", "go on"], {})).toMatchObject({ mode: "act", action: { kind: "resume" } });
+    const neither = parseCliArgs(["go"], {});
+    expect(neither !== "help" && neither.mode).toBeUndefined();
+  });
+
+  it("refuses both at once, and either without a task", () => {
+    expect(() => parseCliArgs(["--plan", "--act", "go"], {})).toThrow("--plan and --act contradict each other: give one.");
+    expect(() => parseCliArgs(["--plan", "--list-tasks"], {})).toThrow("--plan goes with a task or --resume.");
+  });
+});
+
 describe("parseCliArgs: workspace, saved tasks and approvals", () => {
+  it("keeps the focus chain on by default; --no-focus-chain turns it off", () => {
+    expect(parseCliArgs(["go"], {})).toMatchObject({ focusChain: true });
+    expect(parseCliArgs(["--no-focus-chain", "go"], {})).toMatchObject({ focusChain: false });
+  });
+
   it("reads rules files by default; --no-rules skips them, --custom-instructions adds text", () => {
     expect(parseCliArgs(["go"], {})).toMatchObject({ rules: true, customInstructions: "" });
     expect(parseCliArgs(["--no-rules", "--custom-instructions", "Use tabs.", "go"], {})).toMatchObject({ rules: false, customInstructions: "Use tabs." });

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import type { ApiConfiguration } from "../api";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS, PROVIDERS, providerChoices } from "../shared/providers";
 import { domainProblem } from "../shared/sandbox-domains";
-import { DEFAULT_SANDBOX_SETTINGS, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
+import { DEFAULT_SANDBOX_SETTINGS, type AgentMode, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
 import { RESTORE_SCOPES, type RestoreScope } from "../shared/checkpoints";
 import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
 import { EXIT_CODE_HELP } from "./exit-codes";
@@ -42,6 +42,12 @@ export interface CliOptions {
   customInstructions: string;
   /** --trust-workspace: the workspace's hooks run (and its MCP servers start). */
   trustWorkspace: boolean;
+  /** The model keeps the task's checklist (task_progress); off: --no-focus-chain. */
+  focusChain: boolean;
+  /** Summarise the conversation near the window's end (off: --no-auto-condense, the oldest rounds are dropped). */
+  autoCondense: boolean;
+  /** --plan or --act; undefined: a new task acts, a resumed one keeps its saved mode. */
+  mode?: AgentMode;
 }
 
 export const USAGE = `Usage: tandem [options] "task"
@@ -57,6 +63,10 @@ Options:
   --native-tools                use the provider's native tool calls instead of XML in the text
   --openai-api chat|responses   which OpenAI API to call (default: Responses for GPT-6 and
                                 GPT-5.4+ on OpenAI itself, Chat Completions elsewhere)
+  --plan                        Plan mode: the model explores (read-only tools) and answers with a
+                                plan, which is printed; the run then stops (exit 0). Carry it out
+                                with: tandem --resume TASK_ID --act
+  --act                         Act mode (the default for a new task; a resumed one keeps its own)
   --yolo                        approve every tool without asking
   --auto-approve LIST           approve these without asking (comma-separated):
 ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.padEnd(13)} ${s.allows}`).join("\n")}
@@ -79,6 +89,13 @@ ${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.p
   --no-rules                    read no rules files (.tandemrules, .clinerules, AGENTS.md,
                                 .cursorrules, .cursor/rules/, .windsurfrules, and the global folder
                                 $XDG_DATA_HOME/tandem/rules/, else ~/.local/share/tandem/rules/)
+  --no-focus-chain              the model keeps no checklist of the task (by default it writes one
+                                in task_progress, printed when it changes, and is reminded every 6
+                                requests without an update)
+  --context-window N            the model's context window in tokens (the contextWindowOverride
+                                setting; default: the model's own)
+  --no-auto-condense            near the window's end, drop the oldest rounds instead of having
+                                the model summarise them
   --cwd DIR                     workspace folder (default: the current folder)
   --resume [TASK_ID|last]       go on with a saved task of this workspace (default: the last one);
                                 a message after it is passed on to the model
@@ -111,6 +128,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "base-url": { type: "string" },
       "native-tools": { type: "boolean", default: false },
       "openai-api": { type: "string" },
+      plan: { type: "boolean", default: false },
+      act: { type: "boolean", default: false },
       yolo: { type: "boolean", default: false },
       "auto-approve": { type: "string", multiple: true },
       sandbox: { type: "string" },
@@ -128,6 +147,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       "no-mcp": { type: "boolean", default: false },
       "custom-instructions": { type: "string" },
       "no-rules": { type: "boolean", default: false },
+      "no-focus-chain": { type: "boolean", default: false },
+      "context-window": { type: "string" },
+      "no-auto-condense": { type: "boolean", default: false },
       task: { type: "string" },
       scope: { type: "string" },
       json: { type: "boolean", default: false },
@@ -138,6 +160,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const action = actionOf(positionals, values);
   if (values.storage !== undefined && values["no-storage"]) throw new Error("--storage and --no-storage contradict each other: give one.");
   if (values["no-storage"] && action.kind !== "new") throw new Error("--resume, --list-tasks and `checkpoints` need saved tasks: leave out --no-storage.");
+  const mode = parseMode(values.plan, values.act, action);
 
   // Without --provider: the first whose key is set, else the default (its missing key is reported later).
   const provider = values.provider ?? PROVIDER_IDS.find((id) => env[PROVIDERS[id].keyEnv]) ?? DEFAULT_PROVIDER;
@@ -152,7 +175,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
   const baseUrl = values["base-url"] ?? env[PROVIDERS[provider].baseUrlEnv];
   return {
     action,
-    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}) },
+    api: { provider, apiKey, baseUrl, modelId: values.model, ...(openAiApi ? { openAiApi } : {}), ...parseContextWindow(values["context-window"]) },
     yolo: values.yolo,
     autoApproval: parseAutoApprove(values["auto-approve"] ?? []),
     json: values.json,
@@ -166,7 +189,27 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     rules: !values["no-rules"],
     customInstructions: values["custom-instructions"] ?? "",
     trustWorkspace: values["trust-workspace"],
+    focusChain: !values["no-focus-chain"],
+    autoCondense: !values["no-auto-condense"],
+    ...(mode ? { mode } : {}),
   };
+}
+
+/** --context-window N: a whole number of tokens, as the contextWindowOverride setting takes. */
+function parseContextWindow(raw: string | undefined): { contextWindowOverride?: number } {
+  if (raw === undefined) return {};
+  const tokens = Number(raw.replace(/_/g, ""));
+  if (!/^\d[\d_]*$/.test(raw.trim()) || !Number.isSafeInteger(tokens) || tokens < 1024) {
+    throw new Error(`--context-window takes a whole number of tokens, at least 1024; got "${raw}".`);
+  }
+  return { contextWindowOverride: tokens };
+}
+
+function parseMode(plan: boolean, act: boolean, action: CliAction): AgentMode | undefined {
+  if (plan && act) throw new Error("--plan and --act contradict each other: give one.");
+  const mode = plan ? "plan" : act ? "act" : undefined;
+  if (mode && action.kind !== "new" && action.kind !== "resume") throw new Error(`--${mode} goes with a task or --resume.`);
+  return mode;
 }
 
 function parseMcp(values: { "mcp-config"?: string; "trust-workspace"?: boolean; "no-mcp"?: boolean }, cwd: string): CliMcp {

@@ -129,6 +129,9 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       sandbox: cli.sandbox,
       checkpoints: cli.checkpoints,
       customInstructions: cli.customInstructions,
+      focusChain: cli.focusChain,
+      autoCondense: cli.autoCondense,
+      defaultMode: cli.mode ?? "act",
     }),
     rules: { globalFolder: defaultRulesFolder(process.env), files: cli.rules },
     hooks: { globalFolder: defaultHooksFolder(process.env), trustWorkspace: () => cli.trustWorkspace, trustHint: "Run with --trust-workspace to run them." },
@@ -149,12 +152,14 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
   try {
     if (saved.resumeId) {
       note(`Resuming task ${saved.resumeId}.`);
-      await controller.resumeTask(saved.resumeId);
+      await controller.resumeTask(saved.resumeId, { mode: cli.mode });
     } else if (cli.action.kind === "new") {
       await controller.newTask(cli.action.task);
     }
     const outcome = (await controller.waitForTask()) ?? "failed";
+    const planned = outcome === "completed" && controller.mode === "plan" ? controller.currentTask?.taskId : undefined;
     await controller.dispose();
+    if (planned && saved.storageRoot) note(`To carry out the plan: tandem --resume ${planned} --act "Go ahead"`);
     return refused ? EXIT.needsApproval : EXIT_FOR_OUTCOME[outcome];
   } catch (error) {
     note(`tandem: ${errorText(error)}`);

@@ -38,8 +38,21 @@ describe("CliPrinter", () => {
     expect(text).toBe("[write_to_file] a.js: Blocked by a PreToolUse hook: no .js\n[hook] PreToolUse hook /ws/.tandem/hooks/PreToolUse cancelled: no reason given (12 ms)\n");
   });
 
+  it("prints the checklist as it changes, with its progress and who changed it", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "task_progress", focusChain: { items: [{ text: "Look", done: true }, { text: "Fix", done: false }], by: "model" } });
+      p.show({ ts: 2, type: "say", say: "task_progress", focusChain: { items: [], by: "person" } });
+    });
+    expect(text).toBe("checklist 1/2:\n  [x] Look\n  [ ] Fix\nchecklist 0/0 (edited by the person): (empty)\n");
+  });
+
   it("prints why Tandem asks under the question", () => {
     const text = printed((p) => p.show({ ts: 1, type: "ask", ask: "tool", text: "", tool: { tool: "write_to_file", path: ".tandemignore", why: "It always asks." } }));
     expect(text).toBe("? approve write_to_file .tandemignore\n  It always asks.\n");
+  });
+
+  it("prints a condensed context with its figures and the summary indented under it", () => {
+    const text = printed((p) => p.show({ ts: 1, type: "say", say: "context_condensed", text: "Read a.ts.\nNext: test.", condense: { tokensBefore: 9000, tokensAfter: 1200, trigger: "auto" } }));
+    expect(text).toBe("context condensed: 9000 → 1200 tokens\n  Read a.ts.\n  Next: test.\n");
   });
 });

@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../shared/messages";
+import { focusChainProgress } from "../shared/focus-chain";
 
 /**
  * Prints the chat to a terminal as it happens: streamed text as it grows, everything else once
@@ -69,6 +70,8 @@ function formatMessage(message: ChatMessage): string {
         return `… ${text}`;
       case "followup":
         return `? ${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
+      case "plan_mode_respond":
+        return `\nplan:\n${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
       default:
         return `? ${message.ask}: ${text}`;
     }
@@ -90,9 +93,19 @@ function formatMessage(message: ChatMessage): string {
       return `retry: ${text}`;
     case "hook":
       return `[hook] ${text}`;
+    case "task_progress":
+      return checklistLines(message);
+    case "context_condensed": {
+      const c = message.condense;
+      return `context condensed${c ? `: ${c.tokensBefore} → ${c.tokensAfter} tokens` : ""}\n${indent(text)}`;
+    }
     default:
       return `${message.say}: ${text}`;
   }
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((line) => `  ${line}`).join("\n");
 }
 
 /** Why Tandem asks (a guard file, a secret, outside the workspace), on a line of its own. */
@@ -105,6 +118,14 @@ function target(message: ChatMessage): string {
   const mcp = message.tool?.mcp;
   if (mcp) return `${mcp.server}/${mcp.tool ?? mcp.uri ?? ""}`;
   return message.tool?.path ?? "";
+}
+
+/** The checklist as it now stands, under who changed it and how far it is. */
+function checklistLines(message: ChatMessage): string {
+  const chain = message.focusChain;
+  if (!chain) return `checklist: ${message.text ?? ""}`;
+  const items = chain.items.map((item) => `\n  [${item.done ? "x" : " "}] ${item.text}`).join("");
+  return `checklist ${focusChainProgress(chain.items)}${chain.by === "person" ? " (edited by the person)" : ""}:${items || " (empty)"}`;
 }
 
 function toolLine(message: ChatMessage): string {

@@ -22,6 +22,11 @@ export interface RunCommandOptions {
   readonly timeoutMs?: number;
   /** Aborting ends the command and everything it started (the task's signal). */
   readonly signal: AbortSignal;
+  /**
+   * The command line as the model and the person know it, when `command` is a wrapper around it
+   * (the OS sandbox's launcher): what `activity()` reports as the terminal's last command.
+   */
+  readonly shownAs?: string;
 }
 
 /** How a command ended. */
@@ -72,6 +77,12 @@ export interface TerminalActivity {
   readonly lastCommand?: string;
   /** The tail of its recent output (bounded by the host), plain text without escape sequences. */
   readonly recentOutput: string;
+  /**
+   * How many characters it has printed in all since the host began watching it, of which
+   * `recentOutput` is the end. Lets a reader tell exactly what is new since it last looked (the
+   * same output printed again included); absent when the host cannot count.
+   */
+  readonly outputLength?: number;
 }
 
 export interface TerminalHost {

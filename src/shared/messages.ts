@@ -2,6 +2,7 @@
  * The chat record: what the person sees of a task. Shared by the core and the webview,
  * so it holds plain data only (no runtime imports).
  */
+import type { FocusChainInfo } from "./focus-chain";
 
 /** Questions the task puts to the person; each waits for an answer. */
 export type AskKind =
@@ -22,7 +23,9 @@ export type AskKind =
   /** The model proposes to continue in a fresh task carrying this context. */
   | "new_task"
   /** An interrupted task can be resumed. */
-  | "resume_task";
+  | "resume_task"
+  /** Plan mode: the model presents its plan (or asks about it); `options` are answers to pick. */
+  | "plan_mode_respond";
 
 /** Reports from the task; none waits. */
 export type SayKind =
@@ -40,6 +43,8 @@ export type SayKind =
   | "error_retry"
   /** The conversation was shortened to fit the context window. */
   | "context_truncated"
+  /** The conversation was summarised to fit the context window; `text` is the summary, `condense` the figures. */
+  | "context_condensed"
   /** A tool ran (auto-approved or approved); `tool` holds the details. */
   | "tool"
   /** The person's answer or feedback, shown in the chat. */
@@ -54,7 +59,9 @@ export type SayKind =
   /** A round changed files and the workspace was saved as a checkpoint; `checkpoint` says which. */
   | "checkpoint_created"
   /** A hook ran (core/hooks); `hook` says which, how it ended and what it printed. */
-  | "hook";
+  | "hook"
+  /** The task's checklist changed (the model's task_progress, or the person's edit); `focusChain` holds it. */
+  | "task_progress";
 
 /** Details of a tool use shown in the chat. */
 export interface ToolMessageInfo {
@@ -127,6 +134,14 @@ export interface ApiRequestInfo {
   keyRefused?: boolean;
 }
 
+/** A condensed conversation's size before and after, in tokens, and what asked for it. */
+export interface CondenseInfo {
+  tokensBefore: number;
+  tokensAfter: number;
+  /** `auto`: the context window was nearly full; `compact`: the person typed /compact. */
+  trigger: "auto" | "compact";
+}
+
 export interface RetryInfo {
   attempt: number;
   maxAttempts: number;
@@ -150,6 +165,9 @@ interface ChatMessageBase {
   retry?: RetryInfo;
   checkpoint?: CheckpointInfo;
   hook?: HookRunInfo;
+  /** The checklist as this row left it (say "task_progress"). */
+  focusChain?: FocusChainInfo;
+  condense?: CondenseInfo;
   /** Options offered with a followup question. */
   options?: string[];
 }

@@ -14,8 +14,9 @@
  * question it answers, so one that arrives after its question closed is refused, not misapplied.
  */
 import type { AskKind, ChatMessage } from "./messages";
+import type { FocusChainItem } from "./focus-chain";
 import type { SandboxStatus } from "./sandbox-status";
-import type { AgentSettings } from "./settings";
+import type { AgentMode, AgentSettings } from "./settings";
 import type { UsageTotals } from "./usage";
 import type { RestoreScope } from "./checkpoints";
 import type { McpAction, McpElicitation, McpElicitationAnswer, McpPanelState, McpProblemView, McpServerView } from "./mcp";
@@ -103,6 +104,8 @@ export interface QuestionAnswers {
   mistake_limit_reached: "proceed" | "stop" | "reply";
   new_task: "accept" | "decline" | "reply";
   resume_task: "resume" | "reply";
+  /** A reply (or one of the model's options) goes on planning; `accept` takes the plan as it is and ends the task (the CLI's --plan). */
+  plan_mode_respond: "reply" | "accept";
 }
 
 export type AnswerChoice = QuestionAnswers[AskKind];
@@ -137,6 +140,8 @@ export interface WebviewState {
   history: readonly HistoryItem[];
   /** The MCP servers, their files' problems and open elicitations. */
   mcp: McpPanelState;
+  /** Plan or Act: the current task's mode, or the one the next task starts in. */
+  mode: AgentMode;
 }
 
 /** Views the host can ask the panel to show. */
@@ -158,6 +163,12 @@ export interface RulesView {
   readonly warnings: readonly string[];
 }
 
+/** A file or folder of the workspace the @-menu offers: workspace-relative, `/` separators. */
+export interface WorkspaceEntryView {
+  readonly path: string;
+  readonly isFolder: boolean;
+}
+
 export type ToWebviewMessage =
   | { readonly type: "state"; state: WebviewState }
   | { readonly type: "messageAdded"; message: ChatMessage }
@@ -176,6 +187,8 @@ export type ToWebviewMessage =
   | { readonly type: "messagesLoaded"; messages: readonly ChatMessage[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }
+  /** The Plan/Act mode changed (switched, or a task opened in its own). */
+  | { readonly type: "modeChanged"; mode: AgentMode }
   /** A question opened (before its row is shown) or closed: answered, withdrawn, or ended with the task. */
   | { readonly type: "questionChanged"; question: OpenQuestion | undefined }
   /** An answer the host did not deliver (its question had closed); the panel keeps what was typed. */
@@ -208,13 +221,17 @@ export type ToWebviewMessage =
   /** Text to insert into the input box (e.g. "Add Selection to Chat"). */
   | { readonly type: "insertText"; text: string }
   /** Something the person must see that belongs to no task (e.g. a settings error). */
-  | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string };
+  | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string }
+  /** The answer to `searchWorkspace` `requestId`: the best matches for its query. */
+  | { readonly type: "workspaceResults"; requestId: number; query: string; results: readonly WorkspaceEntryView[] };
 
 export type FromWebviewMessage =
   | { readonly type: "ready" }
   | { readonly type: "newTask"; text: string; images: readonly string[] }
   | { readonly type: "answer"; answer: QuestionAnswer }
   | { readonly type: "cancelTask" }
+  /** The Plan/Act switch: the current task's mode, or the next task's when none runs. */
+  | { readonly type: "setMode"; mode: AgentMode }
   | { readonly type: "clearTask" }
   | { readonly type: "resumeTask"; id: string }
   | { readonly type: "deleteTask"; id: string }
@@ -234,4 +251,8 @@ export type FromWebviewMessage =
   /** An action of the MCP view; a failure comes back as a notice. */
   | { readonly type: "mcpAction"; action: McpAction }
   /** The person's answer to an open elicitation (refused with a notice when it no longer is open or does not fit). */
-  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer };
+  | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer }
+  /** The @-menu's query (what follows the `@`); answered with `workspaceResults` of the same id. */
+  | { readonly type: "searchWorkspace"; query: string; requestId: number }
+  /** The person edited the task's checklist: the whole new list (a refusal comes back as a notice). */
+  | { readonly type: "editFocusChain"; items: readonly FocusChainItem[] };

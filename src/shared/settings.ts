@@ -51,6 +51,10 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = {
 /** How the model calls tools: XML in its text (any model) or the provider's native tool calls. */
 export type ToolCallMode = "xml" | "native";
 
+/** Plan: the model explores and discusses, nothing is changed. Act: it carries the work out. */
+export type AgentMode = "plan" | "act";
+export const AGENT_MODES: readonly AgentMode[] = ["plan", "act"];
+
 export interface AgentSettings {
   /** Approve everything without asking. */
   yolo: boolean;
@@ -80,6 +84,16 @@ export interface AgentSettings {
   hooks: boolean;
   /** How long one hook may run before its process group is killed. */
   hookTimeoutSeconds: number;
+  /** The focus chain: the model keeps a checklist of the task (task_progress), shown in the panel. */
+  focusChain: boolean;
+  /** Requests without a checklist update after which the model is reminded to update it. */
+  focusChainReminderInterval: number;
+  /** Near the context window's end, have the model summarise the conversation (on) or drop the oldest rounds (off). */
+  autoCondense: boolean;
+  /** The mode a task starts in until the person switches (the switch then stays where they put it). */
+  defaultMode: AgentMode;
+  /** The model Plan-mode requests go to (same provider); empty: the same model as Act mode. */
+  planModeModelId: string;
 }
 
 /**
@@ -91,6 +105,9 @@ export const REQUEST_LIMITS = {
   stallTimeoutSeconds: { min: 5, max: 600 },
   hookTimeoutSeconds: { min: 1, max: 600 },
 } as const;
+
+/** The focus chain's reminder comes every N requests without an update. */
+export const FOCUS_CHAIN_LIMITS = { reminderInterval: { min: 1, max: 100 } } as const;
 
 export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   yolo: false,
@@ -108,4 +125,9 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   ruleToggles: {},
   hooks: true,
   hookTimeoutSeconds: 30,
+  focusChain: true,
+  focusChainReminderInterval: 6,
+  autoCondense: true,
+  defaultMode: "act",
+  planModeModelId: "",
 };

@@ -111,7 +111,8 @@ export function messageTexts(request: RecordedRequest | undefined): string[] {
  * turn i is the last message of request i + 1.
  */
 export function toolResults(run: CliRun): string[] {
-  return run.requests.slice(1).map((request) => messageTexts(request).at(-1) ?? "");
+  // The environment details that end each message are not the tool's (and carry the time).
+  return run.requests.slice(1).map((request) => (messageTexts(request).at(-1) ?? "").replace(/\n?<environment_details>\n[\s\S]*<\/environment_details>$/, ""));
 }
 
 /** A turn that calls one tool in the XML format, every tag closed. */

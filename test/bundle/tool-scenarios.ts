@@ -62,11 +62,11 @@ const readFileScenario: Scenario = async (env) => {
   const files = ["notes.txt", "docs/report.pdf", "docs/memo.docx", "analysis.ipynb"];
   const run = await env.cli.run("Read the files", [...files.map((path) => toolCall("read_file", { path })), COMPLETE], { cwd });
   const [text, pdf, docx, notebook] = expectCompleted(run, files.length + 1);
-  // read_file numbers the lines it returns: `   2 | text`.
-  expect(text).toMatch(/1 \| first line\n +2 \| second line/);
-  expect(pdf).toMatch(/1 \| --- page 1 of 1 ---\n +2 \| Tide tables\n +3 \| High water at 06:12/);
-  expect(docx).toMatch(/1 \| The harbour opens at dawn\./);
-  expect(notebook).toMatch(/2 \| # Tides\n +3 \| Readings by hour\.\n +4 \| --- cell 2 \(code\) ---\n +5 \| heights = load\('tides\.csv'\)/);
+  // read_file numbers the lines it returns: `2|text`.
+  expect(text).toMatch(/1\|first line\n2\|second line/);
+  expect(pdf).toMatch(/1\|--- page 1 of 1 ---\n2\|Tide tables\n3\|High water at 06:12/);
+  expect(docx).toMatch(/1\|The harbour opens at dawn\./);
+  expect(notebook).toMatch(/2\|# Tides\n3\|Readings by hour\.\n4\|--- cell 2 \(code\) ---\n5\|heights = load\('tides\.csv'\)/);
   expect(notebook).not.toContain("NOTEBOOK-OUTPUT");
 };
 
@@ -184,6 +184,15 @@ const newTaskScenario: Scenario = async (env) => {
   expect(next[0]).toContain(context);
 };
 
+const planModeRespondScenario: Scenario = async (env) => {
+  const cwd = await workspace(env, { "notes.txt": "first line\n" });
+  const plan = "1. Read notes.txt.\n2. Add a second line.";
+  const run = await env.cli.run("Plan it", [toolCall("read_file", { path: "notes.txt" }), toolCall("plan_mode_respond", { response: plan })], { cwd, args: ["--plan"] });
+  // --plan: the plan is printed and taken as it is; the run ends there.
+  expectCompleted(run, 2);
+  expect(run.stdout).toContain(plan);
+};
+
 const webFetchScenario: Scenario = async (env) => {
   const cwd = await workspace(env, {});
   const url = env.site.url("/article");
@@ -230,6 +239,7 @@ export const SCENARIOS = {
   ask_followup_question: askFollowupQuestionScenario,
   attempt_completion: attemptCompletionScenario,
   new_task: newTaskScenario,
+  plan_mode_respond: planModeRespondScenario,
   web_fetch: webFetchScenario,
   use_mcp_tool: useMcpToolScenario,
   access_mcp_resource: accessMcpResourceScenario,

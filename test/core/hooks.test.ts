@@ -26,6 +26,7 @@ afterEach(async () => {
 const DONE = { text: "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>" };
 const write = (path: string, content: string) => ({ text: `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>` });
 const readNotes = { text: "<read_file>\n<path>notes.txt</path>\n</read_file>" };
+const readOther = { text: "<read_file>\n<path>other.txt</path>\n</read_file>" };
 
 async function open(options: Partial<HarnessOptions>): Promise<Harness> {
   harness = await startHarness({ provider: "anthropic", answer: approveAll, turns: [DONE], hooks: { globalFolder: true, trustWorkspace: () => true }, ...options });
@@ -371,6 +372,33 @@ describe("the sandbox required and missing", () => {
 });
 
 describe("TaskComplete and PreCompact", () => {
+  it("PreCompact runs before a condense (/compact here); its cancel leaves the conversation as it was", async () => {
+    const SUMMARY = { text: "SUMMARY-TEXT: the notes were read." };
+    const compactOnce = (h: () => number) => (m: ChatMessage) => (m.type === "ask" && m.ask === "completion_result" && h() === 1 ? { type: "message" as const, text: "/compact" } : { type: "yes" as const });
+    let replies = 0;
+    // Two rounds before the result: the first round alone is never condensed.
+    const h = await open({ turns: [readNotes, readOther, DONE, SUMMARY], answer: compactOnce(() => ++replies) });
+    await writeFile(join(h.workspace, "other.txt"), "o\n");
+    await writeFile(join(h.workspace, "notes.txt"), "n\n");
+    const seen = join(h.storage, "condense.json");
+    await hook(h, ".tandem/hooks", "PreCompact", `#!/bin/sh\ncat > ${JSON.stringify(seen)}\n`);
+    expect(await h.run("Read the notes")).toBe("completed");
+    expect(JSON.parse(await readFile(seen, "utf8"))).toMatchObject({ hookName: "PreCompact", preCompact: { reason: "compact" } });
+    expect(h.messages.filter((m) => m.type === "say" && m.say === "context_condensed")).toHaveLength(1);
+
+    await hook(h, ".tandem/hooks", "PreCompact", `#!/bin/sh\necho '{"cancel":true,"errorMessage":"no summaries"}'\n`);
+    replies = 0;
+    h.server.enqueue(readNotes, readOther, DONE);
+    const requestsBefore = h.server.requests.length;
+    expect(await h.run("Read them again")).toBe("completed");
+    const second = h.messages.slice(h.messages.findIndex((m) => m.type === "say" && m.say === "task" && m.text === "Read them again"));
+    expect(second.filter((m) => m.type === "say" && m.say === "context_condensed")).toHaveLength(0);
+    // No summary request was made: only the task's own three.
+    expect(h.server.requests.length - requestsBefore).toBe(3);
+    expect(hookRows(h).at(-1)).toMatchObject({ point: "PreCompact", outcome: "cancelled", message: "no summaries" });
+  });
+
+
   it("TaskComplete runs once with the accepted result", async () => {
     const h = await open({});
     const seen = join(h.storage, "complete.json");

@@ -61,7 +61,7 @@ describe.each(providers)("a task through %s", (provider) => {
 
     expect(await readFile(join(h.workspace, "out/summary.txt"), "utf8")).toBe("summary: hello\n");
     expect(h.server.requests).toHaveLength(3);
-    expect(requestText(h, 1)).toContain("1 | hello");
+    expect(requestText(h, 1)).toContain("1|hello");
     expect(requestText(h, 2)).toContain("successfully saved");
     const texts = h.messages.filter((m) => m.type === "say" && m.say === "text").map((m) => m.text);
     expect(texts).toEqual(["Let me look.", "Finished."]);

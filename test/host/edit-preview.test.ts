@@ -155,6 +155,22 @@ describe("write_to_file in the diff view", () => {
     expect(view.sessions).toHaveLength(1);
   });
 
+  it("opens no preview of a write Plan mode refuses, so not even the editor's placeholder file appears", async () => {
+    const content = "line\n".repeat(200);
+    const turns = [
+      { text: `<write_to_file>\n<path>planned.txt</path>\n<content>\n${content}</content>\n</write_to_file>`, chunkSize: 20, delayMs: 2 },
+      { text: "<plan_mode_respond>\n<response>The plan.</response>\n</plan_mode_respond>" },
+    ];
+    const h = await startHarness({ provider: "anthropic", turns, diffView: view, settings: { defaultMode: "plan" }, answer: () => ({ type: "yes" }) });
+    try {
+      expect(await h.run("Write")).toBe("completed");
+      expect(view.sessions).toHaveLength(0);
+      expect(existsSync(path.join(h.workspace, "planned.txt"))).toBe(false);
+    } finally {
+      await h.dispose();
+    }
+  });
+
   it("reverts the preview of a call still streaming when the task is cancelled", async () => {
     const content = "line\n".repeat(400);
     const turns = [{ text: `<write_to_file>\n<path>x.txt</path>\n<content>\n${content}</content>\n</write_to_file>`, chunkSize: 20, delayMs: 5 }];

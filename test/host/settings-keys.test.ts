@@ -58,6 +58,26 @@ describe("readAgentSettings", () => {
     expect(agentSettingsEntries({ hooks: true, hookTimeoutSeconds: 60 })).toEqual([["hooks.enabled", true], ["hooks.timeoutSeconds", 60]]);
   });
 
+  it("reads the focus chain's switch and reminder interval; an interval out of range is reported and replaced", () => {
+    const read = readAgentSettings(defaults({ "focusChain.enabled": false, "focusChain.reminderInterval": 3 }));
+    expect(read).toMatchObject({ value: { focusChain: false, focusChainReminderInterval: 3 }, problems: [] });
+    const bad = readAgentSettings(defaults({ "focusChain.reminderInterval": 0 }));
+    expect(bad.value.focusChainReminderInterval).toBe(6);
+    expect(bad.problems[0]).toContain("tandem.focusChain.reminderInterval must be a whole number of requests from 1 to 100");
+    expect(agentSettingsEntries({ focusChain: false, focusChainReminderInterval: 10 })).toEqual([["focusChain.enabled", false], ["focusChain.reminderInterval", 10]]);
+    expect(() => agentSettingsEntries({ focusChainReminderInterval: 2.5 })).toThrow(SettingValueError);
+  });
+
+  it("reads autoCondense (on unless set), refusing a value that is not true or false", () => {
+    expect(readAgentSettings(defaults({})).value.autoCondense).toBe(true);
+    expect(readAgentSettings(defaults({ autoCondense: false })).value.autoCondense).toBe(false);
+    const bad = readAgentSettings(defaults({ autoCondense: "no" }));
+    expect(bad.value.autoCondense).toBe(true);
+    expect(bad.problems[0]).toContain("tandem.autoCondense must be true or false");
+    expect(agentSettingsEntries({ autoCondense: false })).toEqual([["autoCondense", false]]);
+    expect(() => agentSettingsEntries({ autoCondense: "off" })).toThrow(SettingValueError);
+  });
+
   it("maps the keys onto the settings shape", () => {
     const read = readAgentSettings(
       defaults({ yoloMode: true, "autoApprove.editFiles": true, mistakeLimit: 7, toolCallMode: "native", commandAllowList: [" git status ", "", "ls"] }),
@@ -76,6 +96,23 @@ describe("readAgentSettings", () => {
       'tandem.toolCallMode must be one of xml, native, not "json"; using "xml".',
       'tandem.commandAllowList must be a list of strings, not "git"; using [].',
     ]);
+  });
+});
+
+describe("the Plan/Act settings", () => {
+  it("reads the default mode and the Plan mode model; a mode it does not know is reported and Act used", () => {
+    expect(readAgentSettings(defaults({ defaultMode: "plan", planModeModelId: " claude-opus-5-5 " })).value).toMatchObject({ defaultMode: "plan", planModeModelId: "claude-opus-5-5" });
+    const bad = readAgentSettings(defaults({ defaultMode: "sideways" }));
+    expect(bad.value.defaultMode).toBe("act");
+    expect(bad.problems).toEqual(['tandem.defaultMode must be one of plan, act, not "sideways"; using "act".']);
+  });
+
+  it("stores them from the panel, and refuses a mode it does not know", () => {
+    expect(agentSettingsEntries({ defaultMode: "plan", planModeModelId: "claude-opus-5-5" })).toEqual([
+      ["defaultMode", "plan"],
+      ["planModeModelId", "claude-opus-5-5"],
+    ]);
+    expect(() => agentSettingsEntries({ defaultMode: "sideways" })).toThrow(SettingValueError);
   });
 });
 

@@ -34,6 +34,12 @@ export interface ScriptedModelServer {
 
 export interface ScriptedModelServerOptions {
   turns?: ScriptTurn[];
+  /**
+   * In-process tests only: answers a request from what it carries (a turn), before the script
+   * is consulted; undefined falls back to the next scripted turn. For long tasks whose turns
+   * depend on the request (a summary request, usage that follows the prompt's size).
+   */
+  respond?: (request: RecordedRequest) => ScriptTurn | undefined;
   /** Defaults to 0: any free port. */
   port?: number;
   /** Defaults to 127.0.0.1. */
@@ -77,6 +83,8 @@ class ScriptServer {
   private nextTurn = 0;
   private waiters: Waiter[] = [];
 
+  constructor(private readonly respond?: ScriptedModelServerOptions["respond"]) {}
+
   enqueue(turns: readonly ScriptTurn[]): void {
     this.turns.push(...turns);
   }
@@ -116,10 +124,13 @@ class ScriptServer {
     if (!isRecord(body)) return wire.sendError(res, 400, "scripted model server: request body must be a JSON object");
     // Only streaming is scripted; a non-streaming request is a bug in the caller, not a turn.
     const streaming = body.stream === true;
-    const turnIndex = streaming && this.nextTurn < this.turns.length ? this.nextTurn++ : -1;
-    const requestNumber = this.record({ protocol: wire.protocol, path, headers: lowerCaseHeaders(req), body, turnIndex });
+    const request: RecordedRequest = { protocol: wire.protocol, path, headers: lowerCaseHeaders(req), body, turnIndex: -1 };
+    const answered = streaming ? this.respond?.(request) : undefined;
+    const turnIndex = streaming && !answered && this.nextTurn < this.turns.length ? this.nextTurn++ : -1;
+    request.turnIndex = turnIndex;
+    const requestNumber = this.record(request);
     if (!streaming) return wire.sendError(res, 400, "scripted model server: only streaming requests (stream: true) are scripted");
-    const turn = this.turns[turnIndex];
+    const turn = answered ?? this.turns[turnIndex];
     if (turn === undefined) {
       return wire.sendError(res, 500, `scripted model server: script exhausted (request ${requestNumber})`);
     }
@@ -168,7 +179,7 @@ function formatUrl(host: string, port: number): string {
 }
 
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
-  const script = new ScriptServer();
+  const script = new ScriptServer(options.respond);
   script.enqueue(options.turns ?? []);
   const server = createServer((req, res) => {
     script.handle(req, res).catch((error: unknown) => {

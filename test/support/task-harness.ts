@@ -15,7 +15,7 @@ import { gitCheckpoints } from "../../src/core/checkpoints/checkpoint-service";
 import type { CheckpointService } from "../../src/core/controller/checkpoints";
 import type { TaskOutcome } from "../../src/core/task";
 import type { RetryOptions } from "../../src/core/task/retry-policy";
-import type { DiffViewHost, HostBridge } from "../../src/host/bridge";
+import type { DiffViewHost, EditorHost, HostBridge, TerminalHost } from "../../src/host/bridge";
 import { NodeHost } from "../../src/host/node/node-host";
 import type { AskMessage, AskResponse, ChatMessage } from "../../src/shared/messages";
 import type { AgentSettings } from "../../src/shared/settings";
@@ -23,7 +23,7 @@ import type { ToolDefinition } from "../../src/core/task/tools/types";
 import type { HooksOptions } from "../../src/core/hooks";
 import type { CommandSandbox } from "../../src/core/sandbox/command-sandbox";
 import type { ScriptTurn } from "./script";
-import { startScriptedModelServer, type ScriptedModelServer } from "./scripted-model-server";
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedModelServerOptions } from "./scripted-model-server";
 
 export type Answerer = (ask: AskMessage) => AskResponse | undefined;
 
@@ -43,6 +43,10 @@ export interface HarnessOptions {
   ripgrep?: string | false;
   /** An editor's diff view for the host (default: none, as in the CLI). */
   diffView?: DiffViewHost;
+  /** An editor's files, tabs and problems for the host (default: none, as in the CLI). */
+  editor?: EditorHost;
+  /** The host's terminals (default: the Node terminal). */
+  terminal?: TerminalHost;
   /** Checkpoints: true for the real git store in the harness's storage folder; a function wraps that store. */
   checkpoints?: boolean | ((git: CheckpointService) => CheckpointService);
   /**
@@ -50,12 +54,16 @@ export interface HarnessOptions {
    * the storage folder), started without waiting as the hosts do; `waitMs` shortens the 10 s wait.
    */
   mcp?: { servers: Record<string, unknown>; waitMs?: number; connectTimeoutMs?: number };
+  /** Answers requests from what they carry, before the script (ScriptedModelServerOptions.respond). */
+  respond?: ScriptedModelServerOptions["respond"];
   /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
   rules?: { globalFolder?: string | true; files?: boolean };
   /** The hooks (ControllerOptions.hooks); `globalFolder: true` is `<storage>/hooks`. */
   hooks?: Omit<HooksOptions, "globalFolder"> & { globalFolder?: string | true };
   /** The OS sandbox commands (and workspace hooks) run in; the caller disposes it. */
   sandbox?: CommandSandbox;
+  /** Adds to the Node host what an editor would report (a fake `editor`, terminals' `activity`). */
+  wrapHost?: (host: HostBridge) => HostBridge;
 }
 
 export interface Harness {
@@ -84,7 +92,7 @@ export interface Harness {
 export const approveAll: Answerer = () => ({ type: "yes" });
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
-  const server = await startScriptedModelServer({ turns: options.turns });
+  const server = await startScriptedModelServer({ turns: options.turns, respond: options.respond });
   const workspace = await mkdtemp(join(tmpdir(), "tandem-ws-"));
   const storage = await mkdtemp(join(tmpdir(), "tandem-store-"));
   const messages: ChatMessage[] = [];
@@ -115,7 +123,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 
   const controller: Controller = new Controller({
-    host: withDiffView(new NodeHost(workspace, { ripgrep: options.ripgrep }), options.diffView),
+    host: (options.wrapHost ?? ((h: HostBridge) => h))(withEditor(new NodeHost(workspace, { ripgrep: options.ripgrep, terminal: options.terminal }), options)),
     settings: fixedSettings(
       {
         provider: options.provider,
@@ -203,6 +211,6 @@ async function startMcpHub(storage: string, workspace: string, mcp: NonNullable<
   return hub;
 }
 
-function withDiffView(host: NodeHost, diffView: DiffViewHost | undefined): HostBridge {
-  return diffView ? { ...host, diffView } : host;
+function withEditor(host: NodeHost, { diffView, editor }: Pick<HarnessOptions, "diffView" | "editor">): HostBridge {
+  return diffView || editor ? { ...host, ...(diffView ? { diffView } : {}), ...(editor ? { editor } : {}) } : host;
 }

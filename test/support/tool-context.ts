@@ -35,6 +35,8 @@ export interface FakeContextScript {
   signal?: AbortSignal;
   /** The host's ripgrep (see HostBridge.ripgrep); default: rg on PATH. */
   ripgrep?: string | false;
+  /** The task's Plan/Act mode the tool sees (default Act). */
+  mode?: "plan" | "act";
 }
 
 /** The context, and the scripted approver the executor's policy stands in for. */
@@ -55,6 +57,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
     commands: new TaskCommands(host.terminal, undefined, [cwd], ignore),
     signal: script.signal ?? new AbortController().signal,
     background: new BackgroundCommands(),
+    mode: () => script.mode ?? "act",
     previews: new EditPreviews((message) => log.notices.push(message)),
     approve(request) {
       log.approvals.push(request);
@@ -73,6 +76,8 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
       log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial });
       return Promise.resolve();
     },
+    // Mentions are the Task's (test/core/mentions.test.ts); a tool alone passes the text on as typed.
+    withMentions: (text) => Promise.resolve(text),
     callTool(name, params, options) {
       const shownAs = options?.shownAs;
       const approve = (request: ApprovalRequest) => ctx.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);

@@ -46,9 +46,9 @@ describe.each(providers)("documents and web pages through %s", (provider) => {
     await writeFile(join(h.workspace, "docs/tides.pdf"), buildPdf([["High water 06:12"], ["Low water 12:30"]]));
     expect(await h.run("What does the tide PDF say?")).toBe("completed");
     const sent = requestText(h, 1);
-    expect(sent).toContain("1 | --- page 1 of 2 ---");
-    expect(sent).toContain("2 | High water 06:12");
-    expect(sent).toContain("4 | Low water 12:30");
+    expect(sent).toContain("1|--- page 1 of 2 ---");
+    expect(sent).toContain("2|High water 06:12");
+    expect(sent).toContain("4|Low water 12:30");
   });
 
   it("hands a .docx's paragraphs to the model", async () => {
@@ -56,8 +56,8 @@ describe.each(providers)("documents and web pages through %s", (provider) => {
     await writeFile(join(h.workspace, "memo.docx"), buildDocx(["To: crew", "Sail at dawn & bring charts."]));
     expect(await h.run("Summarise the memo")).toBe("completed");
     const sent = requestText(h, 1);
-    expect(sent).toContain("1 | To: crew");
-    expect(sent).toContain("2 | Sail at dawn & bring charts.");
+    expect(sent).toContain("1|To: crew");
+    expect(sent).toContain("2|Sail at dawn & bring charts.");
   });
 
   it("fetches a page in YOLO mode and the model gets its Markdown, not its navigation", async () => {

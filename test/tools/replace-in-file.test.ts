@@ -52,7 +52,7 @@ describe.each(providers)("replace_in_file through %s", (provider) => {
     const approval = h.asks.find((a) => a.ask === "tool");
     expect(approval?.tool).toEqual({ tool: "replace_in_file", path: "shapes.py", content: GOOD_DIFF, outsideWorkspace: false });
     expect(requestContains(h, 1, "The edit to shapes.py was applied (1 block).")).toBe(true);
-    expect(requestContains(h, 1, '   2 |     """Rectangle area."""\n   3 |     return w * h')).toBe(true);
+    expect(requestContains(h, 1, '2|    """Rectangle area."""\n3|    return w * h')).toBe(true);
     await expectHealthyHistory(h);
   });
 
@@ -92,7 +92,7 @@ describe.each(providers)("replace_in_file through %s", (provider) => {
 
     expect(requestContains(h, 1, 'Block 2 (SEARCH starting "def area(width, height):") was not found in the file.')).toBe(true);
     expect(requestContains(h, 1, "The closest region of the file is lines 1-2")).toBe(true);
-    expect(requestContains(h, 1, "   1 | def area(w, h):\n   2 |     return w * h")).toBe(true);
+    expect(requestContains(h, 1, "1|def area(w, h):\n2|    return w * h")).toBe(true);
     expect(requestContains(h, 1, 'Block 1 (SEARCH starting "def perimeter(w, h):") matched line 5 exactly.')).toBe(true);
     expect(seenAtRetry.bytes?.equals(Buffer.from(ORIGINAL))).toBe(true);
     expect(seenAtRetry.mistakes).toBe(1);

@@ -62,12 +62,11 @@ export function lineSpan(start: number, end: number): string {
   return end - start === 1 ? `line ${start + 1}` : `lines ${start + 1}-${end}`;
 }
 
-/** Lines [start, end) as read_file shows them: `  12 | text`. */
+/** Lines [start, end) as read_file shows them: `12|text`. */
 export function quoteLines(lines: readonly string[], start: number, end: number): string {
   const shown = Math.min(end, start + MAX_QUOTED_LINES);
-  const width = Math.max(4, String(shown).length);
-  const body = lines.slice(start, shown).map((text, k) => `${String(start + k + 1).padStart(width)} | ${text}`);
-  if (shown < end) body.push(`${" ".repeat(width)} | … (${end - shown} more lines)`);
+  const body = lines.slice(start, shown).map((text, k) => `${start + k + 1}|${text}`);
+  if (shown < end) body.push(`… (${end - shown} more lines)`);
   return body.join("\n");
 }
 
@@ -119,7 +118,7 @@ function describeNotFound(name: string, outcome: Extract<BlockOutcome, { kind: "
   const { block, closest } = outcome;
   const lines = [`${name} was not found in the file.`];
   if (looksNumbered(block.search)) {
-    lines.push('Its SEARCH lines start with line numbers ("12 | "): read_file shows those, but they are not part of the file. Leave them out.');
+    lines.push('Its SEARCH lines start with line numbers ("12|"), which read_file shows but the file does not have, and they do not match where the lines are. Leave them out.');
   }
   if (outcome.replaceFoundAt !== undefined) {
     const at = outcome.replaceFoundAt;

@@ -158,12 +158,34 @@ describe("constructNewFileContent applies blocks", () => {
   });
 });
 
+describe("SEARCH lines copied with read_file's line numbers", () => {
+  it("applies them when every line is numbered in order and they stand at those numbers", () => {
+    const numbered = block("3|export function first() {\n4|  return 1;", "3|export function first() {\n4|  return 10;");
+    expect(constructNewFileContent(numbered, CODE, true)).toBe(codeWith({ 4: "  return 10;" }));
+    // The older padded form, and a REPLACE without numbers, work alike.
+    expect(constructNewFileContent(block("   8 |   const x = 2;\n   9 |   return x;", "  const x = 5;\n  return x;"), CODE, true)).toBe(codeWith({ 8: "  const x = 5;" }));
+  });
+
+  it("picks, of several places, the one the numbers name", () => {
+    const applied = applyDiff(block("10|}", "10|};"), CODE, true);
+    expect(applied.blocks[0]?.original).toEqual({ start: 9, end: 10 });
+    expect(applied.content).toBe(codeWith({ 10: "};" }));
+  });
+
+  it("leaves a file whose own lines look numbered to the ordinary rules", () => {
+    const table = "1|one\n2|two\n3|three\n";
+    expect(constructNewFileContent(block("2|two", "2|TWO"), table, true)).toBe("1|one\n2|TWO\n3|three\n");
+    // Numbers that skip are not line numbers.
+    expect(() => constructNewFileContent(block("3|export function first() {\n5|}", "x"), CODE, true)).toThrow(DiffApplyError);
+  });
+});
+
 describe("constructNewFileContent refuses what it cannot apply", () => {
   it("quotes the closest region with line numbers when a SEARCH is not found", () => {
     const error = failure(block("export function second() {\n  const x = 3;", "changed"), CODE);
     expect(error.message).toContain('Block 1 (SEARCH starting "export function second() {") was not found in the file.');
     expect(error.message).toContain("The closest region of the file is lines 7-8 (");
-    expect(error.message).toContain("   7 | export function second() {\n   8 |   const x = 2;\nFirst difference");
+    expect(error.message).toContain("7|export function second() {\n8|  const x = 2;\nFirst difference");
     expect(error.message).toContain('First difference: SEARCH line 2 is "const x = 3;", but line 8 of the file is "const x = 2;".');
     expect(error.outcomes.map((o) => o.kind)).toEqual(["not_found"]);
   });
@@ -210,9 +232,9 @@ describe("constructNewFileContent refuses what it cannot apply", () => {
       patterns: ["Its REPLACE text is already in the file at line 9: this edit may have been made already."],
     },
     {
-      name: "SEARCH lines copied with read_file's line numbers",
+      name: "SEARCH lines copied with line numbers that do not say where they are",
       original: CODE,
-      diff: block("   3 | export function first() {\n   4 |   return 1;", "x"),
+      diff: block("7|export function first() {\n8|  return 1;", "x"),
       patterns: ["start with line numbers"],
     },
     {

@@ -7,12 +7,14 @@
  *
  * Pieces: diff-parse (blocks and markers), diff-match (locating a SEARCH), diff-indent (REPLACE
  * shifted like a loosely matched SEARCH), diff-closest (the nearest text when it is not found),
- * diff-lines (line endings), diff-report (the error text).
+ * diff-lines (line endings), diff-report (the error text), diff-numbers (read_file's line numbers
+ * copied into SEARCH).
  */
 import { closestRegion } from "./diff-closest";
 import { matchIndentation } from "./diff-indent";
 import { applyLineEdits, isBlankFile, splitFile, type FileLines } from "./diff-lines";
 import { findLines, indexLines, type FileIndex, type MatchStrategy } from "./diff-match";
+import { findNumbered, withoutLineNumbers } from "./diff-numbers";
 import { DiffSyntaxError, parseDiff, type DiffBlock } from "./diff-parse";
 import { DiffApplyError, FORMAT_REMINDER, failureMessage, type BlockOutcome } from "./diff-report";
 
@@ -89,6 +91,12 @@ function locate(block: DiffBlock, file: FileLines, index: FileIndex, isFinal: bo
     return isBlankFile(file) ? { kind: "matched", block, start: 0, end: file.lines.length, strategy: "blank_file" } : { kind: "empty_search", block };
   }
   const match = findLines(index, block.search);
+  if (match.kind === "not_found") {
+    // Copied with read_file's line numbers: understood when the numbers say where it is.
+    const numbered = withoutLineNumbers(block);
+    const found = numbered && findNumbered(index, numbered);
+    if (numbered && found?.kind === "found") return { kind: "matched", block: numbered.block, start: found.start, end: found.start + numbered.block.search.length, strategy: found.strategy };
+  }
   switch (match.kind) {
     case "found":
       return { kind: "matched", block, start: match.start, end: match.start + block.search.length, strategy: match.strategy };

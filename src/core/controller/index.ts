@@ -5,7 +5,7 @@ import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
 import type { HistoryItem, OpenQuestion, TaskStatus, TaskSummary } from "../../shared/protocol";
-import type { AgentSettings } from "../../shared/settings";
+import { AGENT_MODES, type AgentSettings } from "../../shared/settings";
 import { sumUsage } from "../../shared/usage";
 import { IgnoreController } from "../ignore/ignore-controller";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
@@ -13,6 +13,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import { buildSystemPrompt } from "../prompts/system-prompt";
 import { RulesReader, rulesForPrompt, type LoadedRules } from "../context/rules";
 import { describeServersForPrompt, type McpHub } from "../mcp";
+import { focusChainSection } from "../task/focus-chain-prompt";
 import type { TaskHistory } from "../storage/task-history";
 import type { AbortReason } from "../task/task-state";
 import { TaskStorage } from "../storage/task-storage";
@@ -25,6 +26,9 @@ import { MCP_TOOL_NAMES, TOOLS } from "../task/tools/registry";
 import type { ToolDefinition } from "../task/tools/types";
 import type { SettingsSource } from "./settings-source";
 import { WorkspaceHooks, type HooksOptions } from "../hooks";
+import { errorText } from "../util/error-text";
+import { TaskMode, toolsForMode, type AgentMode } from "../task/mode";
+import { ModeApiHandler } from "./mode-api";
 
 /** What the Controller tells its UI (the webview bridge, the CLI printer, a test). */
 export interface ControllerListener extends ChatListener {
@@ -33,6 +37,8 @@ export interface ControllerListener extends ChatListener {
   onTaskFinished(taskId: string, outcome: TaskOutcome): void;
   /** A saved task was listed or changed (it started, its totals grew, it ended). */
   onHistoryItemChanged?(item: HistoryItem): void;
+  /** The Plan/Act mode changed: switched, or a task opened (in its own mode). */
+  onModeChanged?(mode: AgentMode): void;
 }
 
 export interface ControllerOptions {
@@ -88,6 +94,8 @@ export class Controller {
   private readonly rulesReader = new RulesReader();
   /** Outlives tasks, so the person's trust in a workspace's hooks does too. */
   readonly hooks: WorkspaceHooks;
+  /** The mode the person last chose (or a task opened in): the next task starts in it. */
+  private chosenMode: AgentMode | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     this.hooks = new WorkspaceHooks(options.hooks);
@@ -111,6 +119,20 @@ export class Controller {
     return this.options.settings.agentSettings();
   }
 
+  /** Plan or Act: the current task's mode, else the one the next task starts in (the defaultMode setting until the person switches). */
+  get mode(): AgentMode {
+    return this.task?.mode.current ?? this.chosenMode ?? this.getSettings().defaultMode;
+  }
+
+  /** The person's Plan/Act switch: the running task's mode (saved with it), and the next task's. */
+  setMode(mode: AgentMode): void {
+    if (!AGENT_MODES.includes(mode)) throw new Error(`Unknown mode ${JSON.stringify(mode)}: use ${AGENT_MODES.join(" or ")}.`);
+    const changed = mode !== this.mode;
+    this.chosenMode = mode;
+    this.task?.setMode(mode);
+    if (changed) this.options.listener.onModeChanged?.(mode);
+  }
+
   /** Starts a task for the prompt, disposing the previous one. Resolves with the task once it runs. */
   async newTask(text: string, images: readonly string[] = []): Promise<Task> {
     if (!text.trim() && images.length === 0) throw new Error("A task needs some text or an image.");
@@ -127,7 +149,7 @@ export class Controller {
    * Opens a saved task again. A completed one opens as it ended, its result waiting for a reply or
    * a new task; any other asks the person whether to resume.
    */
-  async resumeTask(taskId: string): Promise<Task> {
+  async resumeTask(taskId: string, options: { mode?: AgentMode } = {}): Promise<Task> {
     const root = this.options.storageRoot;
     if (!root) throw new Error("Tasks are not saved in this session, so none can be resumed.");
     await this.clearTask();
@@ -135,14 +157,26 @@ export class Controller {
     const saved = { chat: await storage.loadChatMessages(), api: await storage.loadApiHistory() };
     if (saved.chat.length === 0) throw new Error(`No saved task ${taskId} was found.`);
     const status = (await this.options.history?.get(taskId))?.status;
-    const task = await this.createTask(taskId);
+    const savedMode = await this.savedMode(storage);
+    // The conversation ran in its saved mode; a mode asked for now is a switch the model is told of.
+    const task = await this.createTask(taskId, { current: options.mode ?? savedMode ?? this.mode, told: savedMode });
     const completed = status === "completed";
     // Until it ends, it keeps the status it was saved with.
     return this.run(task, () => task.resumeTask(saved, { completed }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: status ?? "interrupted" });
   }
 
+  /** A task's saved mode; a damaged record is told to the person, and the task opens in the current mode. */
+  private async savedMode(storage: TaskStorage): Promise<AgentMode | undefined> {
+    try {
+      return await storage.loadMode();
+    } catch (error) {
+      this.options.host.window.notify("warning", `Tandem: ${errorText(error)} The task opens in ${this.mode === "plan" ? "Plan" : "Act"} mode.`);
+      return undefined;
+    }
+  }
+
   private async launch(text: string, images: readonly string[]): Promise<Task> {
-    const task = await this.createTask(randomUUID());
+    const task = await this.createTask(randomUUID(), { current: this.mode });
     return this.run(task, () => task.startTask(text, images), { text, shown: [], status: "running" });
   }
 
@@ -150,9 +184,13 @@ export class Controller {
   private run(task: Task, start: () => Promise<TaskOutcome>, first: { text: string; shown: readonly ChatMessage[]; status: TaskStatus }): Task {
     const { listener } = this.options;
     const summary: TaskSummary = { id: task.taskId, text: first.text, startedAt: first.shown[0]?.ts ?? Date.now() };
+    const shownMode = this.mode;
     this.task = task;
     this.summary = summary;
+    this.chosenMode = task.mode.current;
     listener.onTaskChanged(summary);
+    // A resumed task may open in another mode than the switch showed.
+    if (task.mode.current !== shownMode) listener.onModeChanged?.(task.mode.current);
     void this.recordHistory(summary, first.shown, first.status);
     this.taskDone = start().then(async (outcome) => {
       await this.recordHistory(summary, task.messages.chatMessages, statusOf(outcome, task));
@@ -166,12 +204,19 @@ export class Controller {
     return task;
   }
 
-  private async createTask(taskId: string): Promise<Task> {
+  private async createTask(taskId: string, startMode: { current: AgentMode; told?: AgentMode }): Promise<Task> {
     const { options } = this;
     // The stall timeout is a setting; a configuration that names its own (a test) keeps it.
     const configuration = await options.settings.apiConfiguration();
     const streamIdleTimeoutMs = configuration.streamIdleTimeoutMs ?? this.getSettings().stallTimeoutSeconds * 1000;
-    const api = await options.createApiHandler({ ...configuration, streamIdleTimeoutMs });
+    const storage = options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined;
+    const mode = new TaskMode(startMode.current, { told: startMode.told, save: storage && ((m) => storage.saveMode(m)), onError: (error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`) });
+    const actApi = await options.createApiHandler({ ...configuration, streamIdleTimeoutMs });
+    // Plan-mode requests go to the planModeModelId model when one is set, its client made on the first of them.
+    const api = new ModeApiHandler(actApi, () => mode.current, () => {
+      const planModel = this.getSettings().planModeModelId.trim();
+      return planModel && planModel !== configuration.modelId ? options.createApiHandler({ ...configuration, modelId: planModel, streamIdleTimeoutMs }) : undefined;
+    });
     const ignore = await this.ignoreController();
     // The first task may start while the sandbox is still being checked: its commands wait for that anyway.
     const sandboxStatus = await options.sandbox?.ready();
@@ -179,7 +224,7 @@ export class Controller {
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
     const hub = MCP_TOOL_NAMES.some((name) => Object.hasOwn(tools, name)) ? options.mcp : undefined;
     // Rebuilt when the mode or what the prompt says of the MCP servers changes (one connected, one failed).
-    let prompt: { mode: string; mcp: string; rules: string; custom: string; text: string } | undefined;
+    let prompt: { mode: string; agentMode: AgentMode; mcp: string; rules: string; custom: string; focus: boolean; text: string } | undefined;
     return new Task({
       taskId,
       api,
@@ -188,14 +233,18 @@ export class Controller {
       ignore,
       commandSandbox: options.sandbox,
       settings: () => this.getSettings(),
-      systemPrompt: (loaded) => {
+      mode,
+      systemPrompt: (loaded, agentMode) => {
         const mode = this.getSettings().toolCallMode;
         const mcp = hub ? describeServersForPrompt(hub.servers()) : "";
         const rules = rulesForPrompt(loaded);
         const custom = loaded.customInstructions;
-        if (prompt?.mode !== mode || prompt.mcp !== mcp || prompt.rules !== rules || prompt.custom !== custom) {
-          const text = buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp, rules, customInstructions: custom });
-          prompt = { mode, mcp, rules, custom, text };
+        const focus = this.getSettings().focusChain;
+        if (prompt?.mode !== mode || prompt.agentMode !== agentMode || prompt.mcp !== mcp || prompt.rules !== rules || prompt.custom !== custom || prompt.focus !== focus) {
+          const offered = toolsForMode(tools, agentMode);
+          const focusChain = focus ? focusChainSection(mode) : undefined;
+          const text = buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools: offered, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp, rules, customInstructions: custom, focusChain, mode: agentMode });
+          prompt = { mode, agentMode, mcp, rules, custom, focus, text };
         }
         return prompt.text;
       },
@@ -204,7 +253,7 @@ export class Controller {
       hooks: this.hooks,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
       listener: this.chatListener(taskId),
-      storage: options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined,
+      storage,
       checkpoints: this.taskCheckpoints(taskId),
       retry: options.retry,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
@@ -283,7 +332,7 @@ export class Controller {
     if (scope === "files") return files;
     const saved = rewound({ chat: task.messages.chatMessages, api: task.messages.apiHistory }, ts);
     await this.clearTask();
-    const restored = await this.createTask(task.taskId);
+    const restored = await this.createTask(task.taskId, { current: task.mode.current });
     this.run(restored, () => restored.resumeTask(saved, { restored: { files: scope === "both" } }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: "interrupted" });
     return files;
   }
@@ -294,6 +343,12 @@ export class Controller {
     if (!task) throw new Error("No task is open.");
     if (!service) throw new Error("Checkpoints are off in this session.");
     return { task, service };
+  }
+
+  /** The person's edit of the current task's checklist (the panel's focus chain); throws when there is no task or the list does not fit. */
+  async editFocusChain(items: unknown): Promise<void> {
+    if (!this.task) throw new Error("No task is open, so there is no checklist to edit.");
+    return this.task.editFocusChain(items);
   }
 
   /** What the current task waits for the person to answer, if anything. */
@@ -388,6 +443,11 @@ export class Controller {
         customInstructions: settings.customInstructions,
       });
     return guard ? read(guard) : this.ignoreController().then(read);
+  }
+
+  /** The guard tools are judged by now, for what the panel offers (the @-menu's files). */
+  workspaceGuard(): Promise<IgnoreController> {
+    return this.ignoreController();
   }
 
   private async ignoreController(): Promise<IgnoreController> {

@@ -4,6 +4,7 @@ import { listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { ChatMessage } from "../../shared/messages";
+import type { AgentMode } from "../../shared/settings";
 import { PROVIDER_IDS } from "../../shared/providers";
 import type {
   ApiSettings,
@@ -32,6 +33,7 @@ import type { McpHub } from "../mcp";
 import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
 import type { HooksOptions } from "../hooks";
+import { WorkspaceSearch } from "../context/workspace-search";
 export { CommandSandbox } from "../sandbox/command-sandbox";
 export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
@@ -79,6 +81,8 @@ export class WebviewSession implements ControllerListener {
   private readonly mcpPanel: McpPanel | undefined;
   /** The task shown last, so its end cancels what its servers asked meanwhile. */
   private shownTaskId: string | undefined;
+  /** The @-menu's files and folders, kept between keystrokes. */
+  private readonly workspaceSearch: WorkspaceSearch;
 
   constructor(private readonly deps: WebviewSessionDeps) {
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
@@ -98,6 +102,7 @@ export class WebviewSession implements ControllerListener {
     });
     // The Controller reads the store itself; the panel only needs to be told.
     this.settingsSubscription = deps.settings.onDidChange(() => void this.postSettings());
+    this.workspaceSearch = new WorkspaceSearch({ root: deps.host.workspace.root, guard: () => this.controller.workspaceGuard() });
     if (deps.mcp) this.mcpPanel = new McpPanel(deps.mcp, deps.mcpHost, deps.post, () => this.controller.currentTask?.taskId);
   }
 
@@ -121,6 +126,8 @@ export class WebviewSession implements ControllerListener {
         return this.answer(message.answer);
       case "cancelTask":
         return this.cancelTask();
+      case "setMode":
+        return this.controller.setMode(message.mode);
       case "clearTask":
         return this.controller.clearTask();
       case "resumeTask":
@@ -156,6 +163,10 @@ export class WebviewSession implements ControllerListener {
         return this.mcpPanel.act(message.action);
       case "mcpElicitationAnswer":
         return this.mcpPanel?.answer(message.answer);
+      case "searchWorkspace":
+        return this.searchWorkspace(message.query, message.requestId);
+      case "editFocusChain":
+        return this.controller.editFocusChain(message.items);
     }
   }
 
@@ -195,6 +206,11 @@ export class WebviewSession implements ControllerListener {
     // The panel says so for as long as it is true (settings.needsApiKey), and holds what was typed.
     this.showView("settings");
     return false;
+  }
+
+  /** The command palette's (and keybinding's) Plan/Act toggle. */
+  toggleMode(): void {
+    this.controller.setMode(this.controller.mode === "plan" ? "act" : "plan");
   }
 
   async cancelTask(): Promise<void> {
@@ -250,6 +266,12 @@ export class WebviewSession implements ControllerListener {
     await this.controller.dispose();
   }
 
+  private async searchWorkspace(query: unknown, requestId: unknown): Promise<void> {
+    if (typeof query !== "string" || typeof requestId !== "number") throw new Error("searchWorkspace needs a query string and a numeric requestId.");
+    const results = await this.workspaceSearch.search(query.slice(0, 500));
+    this.deps.post({ type: "workspaceResults", requestId, query, results });
+  }
+
   private async postRules(): Promise<void> {
     const { files, warnings } = await this.controller.readRules();
     this.deps.post({ type: "rules", rules: { files, warnings } });
@@ -297,6 +319,10 @@ export class WebviewSession implements ControllerListener {
     this.deps.runningTaskChanged?.(undefined);
   }
 
+  onModeChanged(mode: AgentMode): void {
+    this.deps.post({ type: "modeChanged", mode });
+  }
+
   onHistoryItemChanged(item: HistoryItem): void {
     this.deps.post({ type: "historyItemChanged", item });
   }
@@ -310,7 +336,7 @@ export class WebviewSession implements ControllerListener {
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
     const question = this.controller.openQuestion;
-    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP } });
+    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP, mode: this.controller.mode } });
   }
 
   private async postSettings(): Promise<void> {

@@ -4,6 +4,7 @@ import { param } from "../task/tools/params";
 import type { ToolDefinition } from "../task/tools/types";
 import { formatResponse } from "./responses";
 import { buildSystemPrompt } from "./system-prompt";
+import { toolsForMode } from "../task/mode";
 
 const env = { cwd: "/home/dev/project", os: "Linux 6.8", shell: "/bin/bash" };
 const estimatedTokens = (text: string) => Math.ceil(text.length / 4);
@@ -25,6 +26,17 @@ describe("buildSystemPrompt", () => {
     console.log(`system prompt: xml ≈ ${estimatedTokens(xml)} tokens, native ≈ ${estimatedTokens(native)} tokens (chars/4)`);
     expect(estimatedTokens(xml)).toBeLessThan(4000);
     expect(estimatedTokens(native)).toBeLessThan(estimatedTokens(xml));
+  });
+
+  it("has a mode section and each mode's own tools; Plan's prompt is the smaller", () => {
+    const plan = buildSystemPrompt({ ...env, tools: toolsForMode(TOOLS, "plan"), toolCallMode: "xml", mode: "plan" });
+    const act = buildSystemPrompt({ ...env, tools: toolsForMode(TOOLS, "act"), toolCallMode: "xml", mode: "act" });
+    console.log(`system prompt (xml, MCP tools included): act ≈ ${estimatedTokens(act)} tokens, plan ≈ ${estimatedTokens(plan)} tokens (chars/4)`);
+    expect(plan).toContain("MODE: PLAN");
+    expect(act).toContain("MODE: ACT");
+    expect(plan).not.toContain("## write_to_file");
+    expect(act).not.toContain("## plan_mode_respond");
+    expect(estimatedTokens(plan)).toBeLessThan(estimatedTokens(act));
   });
 
   it("describes every tool, param and example from the registry in xml mode", () => {
@@ -61,7 +73,8 @@ describe("buildSystemPrompt", () => {
       expect(prompt).toContain("The working directory is /home/dev/project.");
       expect(prompt).toContain("attempt_completion");
       expect(prompt).toContain("ask_followup_question");
-      expect(prompt).toMatch(/Operating system: Linux 6\.8\nDefault shell: \/bin\/bash\nWorking directory: \/home\/dev\/project$/);
+      expect(prompt).toMatch(/Operating system: Linux 6\.8\nDefault shell: \/bin\/bash\nWorking directory: \/home\/dev\/project\n/);
+      expect(prompt).toMatch(/<environment_details> block that Tandem adds, not the person[^\n]*It is context to use where it helps, not a request\.$/);
     }
   });
 

@@ -5,6 +5,8 @@
 import type { ToolDefinition } from "../task/tools/types";
 import type { ToolSet } from "../task/tools/registry";
 import type { ToolCallMode } from "./responses";
+import type { AgentMode } from "../../shared/settings";
+import { modeSection } from "./mode-texts";
 
 export interface SystemPromptOptions {
   /** Workspace root. */
@@ -23,6 +25,10 @@ export interface SystemPromptOptions {
   readonly sandbox?: { readonly network: string };
   /** The MCP servers' section (`describeServersForPrompt`); empty or absent: none. */
   readonly mcpServers?: string;
+  /** The focus chain's section (`focusChainSection`); absent: the focus chain is off. */
+  readonly focusChain?: string;
+  /** Plan or Act: the mode section (`tools` are the mode's own, `task/mode.ts`); absent: none. */
+  readonly mode?: AgentMode;
 }
 
 const SEPARATOR = "\n\n====\n\n";
@@ -33,10 +39,12 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     roleSection(),
     toolUseSection(tools, options.toolCallMode),
     workflowSection(),
+    ...(options.focusChain ? [options.focusChain] : []),
     rulesSection(options.cwd, tools),
     environmentSection(options),
   ];
   if (options.mcpServers) sections.push(mcpSection(options.mcpServers, options.toolCallMode));
+  if (options.mode) sections.push(modeSection(options.mode));
   const rules = options.rules?.trim();
   if (rules) sections.push(`THE PERSON'S RULES\n\nThe workspace's rules files (and the person's global ones), each under its name. Follow them on top of the rules above; where they disagree, the later file wins.\n\n${rules}`);
   const custom = options.customInstructions?.trim();
@@ -130,5 +138,7 @@ function environmentSection(options: SystemPromptOptions): string {
 
 Operating system: ${options.os}
 Default shell: ${options.shell}
-Working directory: ${options.cwd}${sandbox}`;
+Working directory: ${options.cwd}${sandbox}
+
+Each user message ends with an <environment_details> block that Tandem adds, not the person: the files open in the editor, the terminals' new output, the time, how full the context window is, and in the first message the workspace's files. It is context to use where it helps, not a request.`;
 }

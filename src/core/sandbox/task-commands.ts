@@ -51,7 +51,7 @@ export class TaskCommands implements CommandRunner {
     const status = this.commandSandbox?.status;
     if (!this.commandSandbox || !status?.active || options.outsideSandbox) return unconfined(this.terminal.run(command, options));
     const prepared = this.prepare(this.commandSandbox, command, options);
-    return new ConfinedCommand(prepared, (line) => this.terminal.run(line, options), () => this.scan.refresh(), options.signal);
+    return new ConfinedCommand(prepared, (line) => this.terminal.run(line, { ...options, shownAs: command }), () => this.scan.refresh(), options.signal);
   }
 
   /**

@@ -4,12 +4,17 @@
  * cut short is simply not there yet; any other unreadable line is damage, reported, never guessed.
  */
 
-/** One change: the whole list, one item appended, one item replaced by key, items removed by key. */
+/**
+ * One change: the whole list, one item appended, one item replaced by key, items removed by key,
+ * or one item replaced by its position (`replace`: a plain list, such as the API history, whose
+ * items have no key; added after the first four, so older files simply never contain it).
+ */
 export type JournalOp<T> =
   | { readonly reset: readonly T[] }
   | { readonly push: T }
   | { readonly set: T }
-  | { readonly drop: readonly number[] };
+  | { readonly drop: readonly number[] }
+  | { readonly replace: { readonly index: number; readonly item: T } };
 
 export function encodeOp<T>(op: JournalOp<T>): string {
   return `${JSON.stringify(op)}\n`;
@@ -58,6 +63,12 @@ export function replay<T>(base: readonly T[], ops: readonly JournalOp<T>[], keyO
     if ("reset" in op) {
       items = [...op.reset];
       reindex();
+    } else if ("replace" in op) {
+      const { index: at, item } = op.replace;
+      // The writer only replaces items it has: anything else is damage, not something to guess about.
+      if (at >= items.length) throw new Error(`The history replaces item ${at}, but it holds only ${items.length} items.`);
+      items[at] = item;
+      if (keyOf) reindex();
     } else if ("push" in op) {
       items.push(op.push);
       if (keyOf) index.set(keyOf(op.push), items.length - 1);
@@ -85,5 +96,12 @@ function isOp(value: unknown): boolean {
   const body = (value as Record<string, unknown>)[key as string];
   if (key === "reset") return Array.isArray(body);
   if (key === "drop") return Array.isArray(body) && body.every((k) => typeof k === "number");
+  if (key === "replace") return isReplacement(body);
   return (key === "push" || key === "set") && typeof body === "object" && body !== null;
+}
+
+function isReplacement(body: unknown): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  const { index, item } = body as { index?: unknown; item?: unknown };
+  return Number.isInteger(index) && (index as number) >= 0 && typeof item === "object" && item !== null;
 }

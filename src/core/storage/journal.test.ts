@@ -174,6 +174,62 @@ describe("the task journal", () => {
     expect(await storage.loadChatMessages()).toEqual([say(2, "saved")]);
   });
 
+  it("replaces one API message by its position in a line of its own, and old files without that op still load", async () => {
+    const storage = new TaskStorage(root, "replace");
+    const api = [user("task"), { role: "assistant", content: [{ type: "text", text: "reading" }] } as ApiMessage, user("x".repeat(5000))];
+    const journal = storage.apiJournal(() => api, (e) => expect.fail(String(e)));
+    for (const m of api) journal.append({ push: m });
+    const before = statSync(path.join(storage.dir, "api_conversation_history.jsonl")).size;
+    api[2] = user("[content replaced]");
+    journal.append({ replace: { index: 2, item: api[2] } });
+    await journal.flush();
+    const file = path.join(storage.dir, "api_conversation_history.jsonl");
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    // One short line appended, nothing rewritten.
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[3] as string)).toEqual({ replace: { index: 2, item: user("[content replaced]") } });
+    expect(statSync(file).size - before).toBeLessThan(120);
+    expect(await storage.loadApiHistory()).toEqual(api);
+
+    // A file an older Tandem wrote (pushes and resets only) reads back as it always did.
+    const old = new TaskStorage(root, "old-format");
+    await mkdir(old.dir, { recursive: true });
+    await writeFile(path.join(old.dir, "api_conversation_history.jsonl"), `${JSON.stringify({ push: user("a") })}\n${JSON.stringify({ reset: [user("b")] })}\n${JSON.stringify({ push: user("c") })}\n`);
+    expect(await old.loadApiHistory()).toEqual([user("b"), user("c")]);
+  });
+
+  it("refuses a replacement of a message the history does not have, naming the file", async () => {
+    const storage = new TaskStorage(root, "bad-replace");
+    await mkdir(storage.dir, { recursive: true });
+    await writeFile(path.join(storage.dir, "api_conversation_history.jsonl"), `${JSON.stringify({ push: user("a") })}\n${JSON.stringify({ replace: { index: 3, item: user("b") } })}\n`);
+    await expect(storage.loadApiHistory()).rejects.toThrow(/api_conversation_history\.jsonl is damaged: .*replaces item 3, but it holds only 1/);
+    await writeFile(path.join(storage.dir, "api_conversation_history.jsonl"), `${JSON.stringify({ replace: { index: -1, item: user("b") } })}\n`);
+    await expect(storage.loadApiHistory()).rejects.toThrow(/line 1 \(written by a newer version\?\)/);
+  });
+
+  it("counts a replaced message as superseded, so replacing old reads every round compacts in proportion", async () => {
+    const stats: WriteStats = { bytes: 0, fsyncs: 0 };
+    const storage = new TaskStorage(root, "replace-compact", { stats, slackBytes: 1024 });
+    const api: ApiMessage[] = [];
+    const journal = storage.apiJournal(() => api, (e) => expect.fail(String(e)));
+    for (let i = 0; i < 200; i++) {
+      api.push(user(`read ${i} `.padEnd(2000, "z")));
+      journal.append({ push: api.at(-1) as ApiMessage });
+      if (i > 0) {
+        api[i - 1] = user(`[content replaced ${i - 1}]`);
+        journal.append({ replace: { index: i - 1, item: api[i - 1] as ApiMessage } });
+      }
+      if (i % 10 === 9) await journal.flush();
+    }
+    await journal.flush();
+    expect(await storage.loadApiHistory()).toEqual(api);
+    const live = JSON.stringify({ reset: api }).length;
+    const appended = 200 * 2000;
+    // Without counting replacements nothing would ever compact, and the file would hold all 200 full reads.
+    expect(live).toBeLessThan(appended / 20);
+    expect(statSync(path.join(storage.dir, "api_conversation_history.jsonl")).size).toBeLessThan(appended / 5);
+  });
+
   it("fsyncs on flush only what changed since the last flush", async () => {
     const stats: WriteStats = { bytes: 0, fsyncs: 0 };
     const { chat, journal } = chatOf({ stats });

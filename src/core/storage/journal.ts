@@ -56,6 +56,8 @@ export class FileJournal<T> implements HistoryJournal<T> {
   private deadBytes = 0;
   /** Bytes of each keyed item's latest line. */
   private readonly sizes = new Map<number, number>();
+  /** A plain list's: bytes of each item's latest line, by position (a `replace` supersedes one). */
+  private positional: number[] = [];
   private unsynced = false;
   private legacyPending = false;
   /** A compaction in flight, and the lines appended since its snapshot was taken. */
@@ -134,6 +136,14 @@ export class FileJournal<T> implements HistoryJournal<T> {
       this.deadBytes += dropped + bytes;
       return;
     }
+    if ("replace" in op) {
+      const before = this.positional[op.replace.index] ?? 0;
+      this.positional[op.replace.index] = bytes;
+      this.liveBytes += bytes - before;
+      this.deadBytes += before;
+      return;
+    }
+    if ("push" in op && !keyOf) this.positional.push(bytes);
     const item = "push" in op ? op.push : op.set;
     const key = keyOf?.(item);
     const before = key === undefined ? 0 : (this.sizes.get(key) ?? 0);
@@ -149,6 +159,7 @@ export class FileJournal<T> implements HistoryJournal<T> {
     this.liveBytes = bytes;
     this.sizes.clear();
     if (keyOf) op.reset.forEach((item, i) => this.sizes.set(keyOf(item), itemBytes[i] ?? 0));
+    else this.positional = [...itemBytes];
   }
 
   private maybeCompact(): void {

@@ -2,6 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApiMessage } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
+import { AGENT_MODES, type AgentMode } from "../../shared/settings";
 import { writeFileAtomic, type WriteStats } from "./atomic-write";
 import { FileJournal, type HistoryJournal } from "./journal";
 import { encodeOp, parseOps, replay } from "./journal-format";
@@ -10,6 +11,8 @@ import { encodeOp, parseOps, replay } from "./journal-format";
 const CHAT = { journal: "ui_messages.jsonl", legacy: "ui_messages.json" };
 const API = { journal: "api_conversation_history.jsonl", legacy: "api_conversation_history.json" };
 const chatKey = (message: ChatMessage) => message.ts;
+/** What a task is beside its histories: its Plan/Act mode. */
+const METADATA = "task_metadata.json";
 
 export interface TaskStorageOptions {
   /** Counts what the journals write (benchmarks, tests). */
@@ -53,6 +56,28 @@ export class TaskStorage {
     return this.saveWhole(API, history);
   }
 
+  /** The task's Plan/Act mode, written whole and atomically (it changes rarely). */
+  async saveMode(mode: AgentMode): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(join(this.dir, METADATA), JSON.stringify({ mode }), { stats: this.options.stats });
+  }
+
+  /** The saved mode; undefined for a task saved before modes existed. A damaged file is an error naming it. */
+  async loadMode(): Promise<AgentMode | undefined> {
+    const file = join(this.dir, METADATA);
+    const text = await readIfExists(file);
+    if (text === undefined) return undefined;
+    let mode: unknown;
+    try {
+      mode = (JSON.parse(text) as { mode?: unknown } | null)?.mode;
+    } catch (error) {
+      throw new Error(`Task file ${file} is not valid JSON: ${(error as Error).message}`);
+    }
+    const known = AGENT_MODES.find((m) => m === mode);
+    if (!known) throw new Error(`Task file ${file} names no mode Tandem knows (${JSON.stringify(mode)}); expected ${AGENT_MODES.join(" or ")}.`);
+    return known;
+  }
+
   /** Where the chat's changes are recorded; `current` is the chat as it is now. */
   chatJournal(current: () => readonly ChatMessage[], onError: (error: unknown) => void): HistoryJournal<ChatMessage> {
     return this.journal(CHAT, current, onError, chatKey);
@@ -85,7 +110,11 @@ export class TaskStorage {
     const first = ops[0];
     // A journal that starts with the whole list does not need what came before it.
     const base = first && "reset" in first ? [] : await this.readLegacy<T>(names.legacy);
-    return replay(base, ops, keyOf);
+    try {
+      return replay(base, ops, keyOf);
+    } catch (error) {
+      throw new Error(`Task history file ${file} is damaged: ${(error as Error).message}`);
+    }
   }
 
   private async readLegacy<T>(name: string): Promise<T[]> {

@@ -11,6 +11,8 @@ export interface SayExtra {
   retry?: ChatMessage["retry"];
   checkpoint?: ChatMessage["checkpoint"];
   hook?: ChatMessage["hook"];
+  focusChain?: ChatMessage["focusChain"];
+  condense?: ChatMessage["condense"];
   /** Update this message (a streaming row) instead of the last one. */
   updateTs?: number;
 }

@@ -27,6 +27,12 @@ import { TaskCheckpoints } from "./task-checkpoints";
 import { McpInLoop } from "./mcp-in-loop";
 import { RulesInLoop } from "./rules-in-loop";
 import { WorkspaceHooks, type HooksInLoop } from "../hooks";
+import { EnvironmentInLoop, supersededDetails } from "./environment-in-loop";
+import { MentionExpander } from "../context/mentions";
+import { FocusChain } from "./focus-chain";
+import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
+import { ContextInLoop } from "./context-in-loop";
+import { TaskMode, toolsForMode, withModeReminder, type AgentMode } from "./mode";
 
 export type { TaskOutcome } from "./round-outcome";
 export type { CheckpointRepository, TaskParams } from "./task-params";
@@ -65,16 +71,24 @@ export class Task {
   private readonly rules: RulesInLoop;
   /** The hook points' calls (core/hooks/in-loop.ts). */
   readonly hooks: HooksInLoop;
+  private readonly environment: EnvironmentInLoop;
+  /** The person's @-mentions, expanded for the model wherever their text reaches it. */
+  private readonly mentions: MentionExpander;
+  private readonly focusChain: FocusChain;
+  private readonly context: ContextInLoop;
+  /** Plan or Act (task/mode.ts): the Controller switches it; it is saved with the task. */
+  readonly mode: TaskMode;
 
   constructor(private readonly params: TaskParams) {
     this.taskId = params.taskId;
+    this.mode = params.mode ?? new TaskMode("act");
     const report = (error: unknown) => this.reportInternalError(error);
     this.messages = new MessageState(params.listener, params.storage, report);
     const announce = (question: OpenQuestion | undefined) => params.listener.onQuestionChanged?.(question);
     this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report, announce);
     // Native mode: tool calls arrive apart from the text, so no XML tag in it is a tool.
     const native = params.settings().toolCallMode === "native";
-    this.parser = new IncrementalAssistantMessageParser(native ? new Map() : toolGrammar(params.tools));
+    this.parser = new IncrementalAssistantMessageParser(native ? new Map() : withTaskProgressParam(toolGrammar(params.tools)));
     const ignore = params.ignore ?? { isIgnored: () => false };
     this.commands = new TaskCommands(params.host.terminal, params.commandSandbox, [params.host.workspace.root], ignore);
     const signal = this.abortController.signal;
@@ -82,6 +96,18 @@ export class Task {
     this.rules = new RulesInLoop({ read: params.rules, note: (text) => this.say("info", text) });
     const hookDeps = { taskId: params.taskId, roots: [params.host.workspace.root], settings: params.settings, commands: this.commands };
     this.hooks = (params.hooks ?? new WorkspaceHooks()).forTask({ ...hookDeps, say: (kind, text, extra) => this.say(kind, text, extra) });
+    this.focusChain = new FocusChain({ state: this.state, settings: params.settings, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn) });
+    this.context = new ContextInLoop({ api: params.api, messages: this.messages, signal, settings: params.settings, round: () => this.state.apiRequestCount, say: (kind, text, extra) => this.say(kind, text, extra), withStateLock: (fn) => this.withStateLock(fn), beforeCompact: (reason, messages) => this.hooks.preCompact(reason, messages) });
+    this.environment = new EnvironmentInLoop({
+      host: params.host,
+      guard: ignore,
+      signal,
+      takeBackgroundNews: () => this.backgroundCommands.takeReport(),
+      chat: () => this.messages.chatMessages,
+      contextWindow: () => params.api.getModel().info.contextWindow,
+      mode: () => (this.mode.current === "plan" ? "Plan (read-only: explore and answer with plan_mode_respond)" : "Act"),
+      warn: (text) => params.host.window.notify("warning", text),
+    });
     this.toolExecutor = new ToolExecutor({
       tools: params.tools,
       cwd: params.host.workspace.root,
@@ -99,7 +125,13 @@ export class Task {
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
       hooks: this.hooks,
+      withMentions: (text) => this.mentions.withMentions(text),
+      focusChain: this.focusChain,
+      reads: this.context.reads,
+      mode: () => this.mode.current,
     });
+    const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
+    this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
     this.presenter = new AnswerPresenter({
       state: this.state,
       messages: this.messages,
@@ -143,10 +175,12 @@ export class Task {
 
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
     await this.say("task", text, { images: [...images] });
+    void this.mode.save();
     this.startCheckpoints();
     const stopped = await this.hooks.taskStart(text, images.length);
     if (stopped !== undefined) return this.stoppedByHook(stopped);
-    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...images.map(imageBlockFromDataUrl)];
+    const mentioned = (await this.mentions.blocks(text)).map((block) => ({ type: "text" as const, text: block }));
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...mentioned, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
 
@@ -158,8 +192,10 @@ export class Task {
   async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean; restored?: { files: boolean } } = {}): Promise<TaskOutcome> {
     const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
     await this.withStateLock(() => this.messages.load(reopened.chat, saved.api));
+    await this.focusChain.restore(reopened.chat);
+    void this.mode.save();
     this.startCheckpoints();
-    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort });
+    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.mentions.withMentions(text) });
     if (Array.isArray(next)) {
       const last = this.messages.lastMessage;
       const stopped = await this.hooks.taskResume(last?.type === "say" && last.say === "user_feedback" ? (last.text ?? "") : "", options.completed === true);
@@ -190,7 +226,7 @@ export class Task {
     let next = userContent;
     try {
       while (!(await this.recursivelyMakeClineRequests(next))) {
-        next = [{ type: "text", text: formatResponse.noToolsUsed(this.params.settings().toolCallMode) }];
+        next = [{ type: "text", text: withModeReminder(formatResponse.noToolsUsed(this.params.settings().toolCallMode), this.mode.current) }];
         await this.withStateLock(() => this.state.consecutiveMistakeCount++);
       }
     } catch (error) {
@@ -228,6 +264,16 @@ export class Task {
   }
 
   /**
+   * The person's Plan/Act switch. The next request tells the model; a plan waiting for a reply
+   * when the person switches to Act is answered by the switch, so the task carries the plan on.
+   */
+  setMode(mode: AgentMode): void {
+    if (!this.mode.set(mode)) return;
+    const open = this.chat.openQuestion;
+    if (mode === "act" && open?.kind === "plan_mode_respond") this.chat.answer(open.id, { type: "no" });
+  }
+
+  /**
    * Releases all the task holds, for its creator (the Controller): a running task is aborted first
    * (its commands end, background ones too), then its edit previews, temp folder and pending chat
    * updates go, and its messages are saved.
@@ -240,6 +286,7 @@ export class Task {
     this.commands.dispose();
     this.presenter.cancel();
     await this.messages.flush();
+    await this.mode.flush();
   }
 
   /**
@@ -257,15 +304,22 @@ export class Task {
   /** A request, its answer presented and its tools run; the checkpoint saved before the next round. */
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.state.abort) return ended("aborted");
-    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings });
+    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
     if (limit && !Array.isArray(limit)) return limit;
-    const backgroundNews = this.backgroundCommands.takeReport();
+    const checklistNews = await this.focusChain.beforeRequest();
+    const switched = this.mode.takeSwitchNote();
     const hookNews = this.hooks.takeContext();
-    const content = [...userContent, ...(limit ?? []), ...[backgroundNews, hookNews].filter((t) => t !== undefined).map((text) => ({ type: "text" as const, text }))];
+    const notes = [checklistNews, switched, hookNews].filter((text) => text !== undefined).map((text) => ({ type: "text" as const, text }));
+    const content = [...userContent, ...(limit ?? []), ...notes];
+    // What the model should know of the editor, terminals and background commands goes last.
+    content.push(await this.environment.details(content));
+    if (this.state.abort) return ended("aborted");
     await this.withStateLock(() => {
       this.state.apiRequestCount++;
-      this.messages.addUserContent(content);
+      this.messages.addUserContent(content, supersededDetails);
     });
+    // Reads recorded, and the conversation condensed or truncated if it nears the window's end.
+    await this.context.beforeRequest();
     const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: RequestRow.emptyInfo() }), this.messages, (fn) => this.withStateLock(fn));
     this.retrier = new ApiRequestRetrier(this.retrierDeps);
     let attempt: AttemptOutcome;
@@ -355,10 +409,11 @@ export class Task {
       // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
       if (this.state.abort) return;
       const native = this.params.settings().toolCallMode === "native";
+      const mode = this.mode.current;
       const stream = this.params.api.createMessage(
-        this.params.systemPrompt(rules),
+        this.params.systemPrompt(rules, mode),
         this.messages.apiHistory,
-        native ? [...toolSpecs(this.params.tools), ...this.mcp.nativeSpecs()] : undefined,
+        native ? [...this.toolSpecs(mode), ...this.mcp.nativeSpecs()] : undefined,
       );
       let first: IteratorResult<unknown>;
       try {
@@ -377,6 +432,18 @@ export class Task {
     }
   }
 
+  /** The native tool specs: with task_progress on every tool while the focus chain is on. */
+  /** The native specs of the mode's tools, each with task_progress while the focus chain is on. */
+  private toolSpecs(mode: AgentMode) {
+    const specs = toolSpecs(toolsForMode(this.params.tools, mode));
+    return this.focusChain.enabled ? withTaskProgressSpec(specs) : specs;
+  }
+
+  /** The person's edit of the checklist (the panel); the model sees it with its next request. Throws when it does not fit. */
+  editFocusChain(items: unknown): Promise<void> {
+    return this.focusChain.fromPerson(items);
+  }
+
   /** Presents the blocks parsed so far: text to the chat, complete tool calls to the ToolExecutor. */
   presentAssistantMessage(): Promise<void> {
     return this.presenter.presentAssistantMessage();
@@ -387,11 +454,13 @@ export class Task {
     return this.chat.say(kind, text, extra);
   }
 
-  /** Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile). */
+  /**
+   * Asks the person and waits for the answer (resolves "no" if the task is cancelled meanwhile).
+   * `/compact` condenses and asks again; so does a reply a UserPromptSubmit hook withheld.
+   */
   async ask(kind: AskKind, text: string, extra: AskExtra = {}): Promise<AskResponse> {
     for (;;) {
-      const response = await this.chat.ask(kind, text, extra);
-      // A UserPromptSubmit hook may withhold what the person typed: then the question is put again.
+      const response = await this.context.answerOf(() => this.chat.ask(kind, text, extra));
       if (this.state.abort || (await this.hooks.userReply(response))) return response;
     }
   }

@@ -102,11 +102,20 @@ export class MessageState {
    * two are merged, in one recorded change, so roles keep alternating and a crash can never
    * leave the history without those results.
    */
-  addUserContent(content: ContentBlock[]): void {
+  addUserContent(content: ContentBlock[], supersedes?: (block: ContentBlock) => boolean): void {
     const last = this.apiHistory.at(-1);
     if (last?.role !== "user") return this.addApiMessage({ role: "user", content });
     const before = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
-    this.setApiHistory([...this.apiHistory.slice(0, -1), { role: "user", content: [...before, ...content] }]);
+    // `supersedes`: blocks the new content replaces (the environment details of a request that got no answer).
+    const kept = supersedes ? before.filter((b) => !supersedes(b)) : before;
+    this.setApiHistory([...this.apiHistory.slice(0, -1), { role: "user", content: [...kept, ...content] }]);
+  }
+
+  /** Replaces one message in place (an old read's text made short): one small record, not the whole history. */
+  replaceApiMessage(index: number, message: ApiMessage): void {
+    if (index < 0 || index >= this.apiHistory.length) throw new RangeError(`There is no API message ${index} to replace.`);
+    this.apiHistory[index] = message;
+    this.apiJournal?.append({ replace: { index, item: message } });
   }
 
   setApiHistory(history: ApiMessage[]): void {

@@ -13,6 +13,8 @@ export interface MistakeLimitDeps {
   ask(kind: AskKind, text: string): Promise<AskResponse>;
   say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
   withStateLock<T>(fn: () => T): Promise<T>;
+  /** The person's guidance followed by what its @-mentions stand for. */
+  withMentions(text: string | undefined): Promise<string | undefined>;
 }
 
 /**
@@ -34,5 +36,5 @@ export async function checkMistakeLimit(deps: MistakeLimitDeps): Promise<RoundOu
   if (answer.type === "no") return ended("mistake_limit");
   await deps.withStateLock(() => (state.consecutiveMistakeCount = 0));
   if (answer.text) await deps.say("user_feedback", answer.text, { images: answer.images });
-  return [{ type: "text", text: formatResponse.tooManyMistakes(answer.text) }, ...(answer.images ?? []).map(imageBlockFromDataUrl)];
+  return [{ type: "text", text: formatResponse.tooManyMistakes(await deps.withMentions(answer.text)) }, ...(answer.images ?? []).map(imageBlockFromDataUrl)];
 }

@@ -15,6 +15,7 @@ const ANSWERS: { readonly [K in AskKind]: readonly QuestionAnswers[K][] } = {
   mistake_limit_reached: ["proceed", "stop", "reply"],
   new_task: ["accept", "decline", "reply"],
   resume_task: ["resume", "reply"],
+  plan_mode_respond: ["reply", "accept"],
 };
 
 /** Not running the command a result suggests leaves the result as it is: the person skips it. */

@@ -33,6 +33,8 @@ export interface ResumeTalk {
   ask(kind: AskKind, text: string): Promise<AskResponse>;
   say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
   isAborted(): boolean;
+  /** The person's reply followed by what its @-mentions stand for. */
+  withMentions(text: string | undefined): Promise<string | undefined>;
 }
 
 /**
@@ -46,11 +48,12 @@ export async function askToGoOn(reopened: ReopenedChat, talk: ResumeTalk): Promi
   const replied = Boolean(answer.text?.trim() || answer.images?.length);
   if (talk.isAborted() || (answer.type === "no" && !replied) || (reopened.completed && !replied)) return reopened.completed ? "completed" : "aborted";
   if (replied) await talk.say("user_feedback", answer.text, { images: answer.images });
+  const reply = await talk.withMentions(answer.text);
   const note = reopened.completed
-    ? formatResponse.completedTaskReply(answer.text ?? "")
+    ? formatResponse.completedTaskReply(reply ?? "")
     : reopened.restored
-      ? formatResponse.taskRestored(reopened.restored.files, answer.text)
-      : formatResponse.taskResumption(answer.text);
+      ? formatResponse.taskRestored(reopened.restored.files, reply)
+      : formatResponse.taskResumption(reply);
   // A conversation that ended on the user's side (tool results) takes this into that message.
   return [{ type: "text", text: note }, ...(answer.images ?? []).map(imageBlockFromDataUrl)];
 }

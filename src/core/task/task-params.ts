@@ -10,6 +10,7 @@ import type { TaskStorage } from "../storage/task-storage";
 import type { RetryOptions } from "./api-request-retrier";
 import type { ChatListener } from "./message-state";
 import type { PathGuard, ToolDefinition } from "./tools/types";
+import type { AgentMode, TaskMode } from "./mode";
 
 /** A task's view of the checkpoint store (core/checkpoints): its commits of the workspace. */
 export interface CheckpointRepository {
@@ -42,8 +43,10 @@ export interface TaskParams {
   commandSandbox?: CommandSandbox;
   /** Read on every decision, so a settings change applies to the running task. */
   settings: () => AgentSettings;
-  /** Built for each request, with the rules as read just before it. */
-  systemPrompt: (rules: LoadedRules) => string;
+  /** Built for each request, with the rules as read just before it, for the task's mode then. */
+  systemPrompt: (rules: LoadedRules, mode: AgentMode) => string;
+  /** The task's Plan/Act mode (saved with it); none: Act, not saved. */
+  mode?: TaskMode;
   /** Reads the rules files and custom instructions (core/context/rules.ts); none: no rules. */
   rules?: () => Promise<LoadedRules>;
   listener: ChatListener;

@@ -17,6 +17,10 @@ import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import type { McpServers } from "./task-params";
 import type { ToolGate, ToolHooks } from "../hooks";
+import type { FocusChain } from "./focus-chain";
+import { TASK_PROGRESS } from "./focus-chain-prompt";
+import type { ReadRecord } from "./tools/types";
+import { modeRefusal, type AgentMode } from "./mode";
 
 /** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
 export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
@@ -43,6 +47,14 @@ export interface ToolExecutorDeps {
   aliasCall?(call: ToolCall): ToolCall | undefined;
   /** PreToolUse and PostToolUse around every call; none: no hooks. */
   readonly hooks?: ToolHooks;
+  /** What the person typed, followed by what its @-mentions stand for (core/context/mentions.ts). */
+  withMentions(text: string | undefined): Promise<string | undefined>;
+  /** The task's checklist (focus-chain.ts): each call's task_progress, and the hold on a completion with open items. */
+  readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion" | "editMark">;
+  /** The task's record of file reads in the conversation (read_file); none: every read goes out in full. */
+  readonly reads?: ReadRecord;
+  /** The task's Plan/Act mode now (none: Act). */
+  mode?(): AgentMode;
 }
 
 /**
@@ -54,6 +66,8 @@ export interface ToolExecutorDeps {
 export class ToolExecutor {
   /** Edit previews outlive a call (they open while it streams): the task's, until it is disposed. */
   private readonly previews: EditPreviews;
+  /** The checklist of a call whose preview row is open: it is taken once the call is over (checklistFirst). */
+  private deferredChecklist: { text: string; mark: number } | undefined;
 
   constructor(private readonly deps: ToolExecutorDeps) {
     this.previews = new EditPreviews((message) => deps.host.window.notify("error", message));
@@ -65,6 +79,14 @@ export class ToolExecutor {
   }
 
   async executeTool(named: ToolCall): Promise<void> {
+    try {
+      await this.runCall(named);
+    } finally {
+      await this.takeDeferredChecklist();
+    }
+  }
+
+  private async runCall(named: ToolCall): Promise<void> {
     const { state } = this.deps;
     const call = (named.id !== undefined && !named.partial && this.deps.aliasCall?.(named)) || named;
     const native = call.id !== undefined;
@@ -78,11 +100,22 @@ export class ToolExecutor {
     }
     const tool = getTool(call.name, this.deps.tools);
     if (call.partial) {
-      if (tool?.presentPartial) await tool.presentPartial(call.params, this.context());
+      // A call the mode refuses shows no preview: nothing of it may reach the workspace.
+      if (!tool?.presentPartial) return;
+      const ctx = this.context();
+      if (!this.modeRefusal(tool, call, ctx)) await tool.presentPartial(call.params, ctx);
       return;
     }
     await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
+    const held = await this.checklistFirst(call, tool);
+    if (held) return this.settle(call, held);
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
+    const refusal = this.modeRefusal(tool, call);
+    if (refusal) {
+      // A preview shown before the person switched modes is taken back.
+      await tool.abandon?.(call.params, this.context());
+      return this.modelMistake(call, refusal);
+    }
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
       return this.modelMistake(call, formatResponse.invalidToolArguments(call.name, call.params.__invalid_arguments));
@@ -122,6 +155,32 @@ export class ToolExecutor {
     await this.deps.say("tool", `Blocked by a PreToolUse hook: ${gate.blocked}`, { tool: { tool: call.name, ...(path ? { path } : {}), blocked: true } });
     await gate.showRows();
     await this.settle(call, formatResponse.toolBlockedByHook(call.name, gate.blocked ?? ""), undefined, true);
+  }
+
+  /**
+   * The call's checklist, whatever becomes of the call (a cut-off call's list may be cut too);
+   * then, for attempt_completion, what the model hears instead while items are open (held once).
+   */
+  private async checklistFirst(call: ToolCall, tool: ToolDefinition | undefined): Promise<string | undefined> {
+    const chain = this.deps.focusChain;
+    const text = call.params[TASK_PROGRESS];
+    if (!chain || call.cutOff) return undefined;
+    // A streamed preview row becomes the call's question next: a checklist row now would come between.
+    if (text !== undefined && tool?.presentPartial) this.deferredChecklist = { text, mark: chain.editMark };
+    else await chain.fromModel(text);
+    return tool?.name === "attempt_completion" ? chain.holdCompletion() : undefined;
+  }
+
+  /** The deferred checklist, unless the task was cancelled meanwhile (an edit by the person meanwhile wins: FocusChain.fromModel). */
+  private async takeDeferredChecklist(): Promise<void> {
+    const deferred = this.deferredChecklist;
+    this.deferredChecklist = undefined;
+    if (deferred && !this.deps.signal.aborted) await this.deps.focusChain?.fromModel(deferred.text, deferred.mark);
+  }
+
+  /** Plan mode runs only what reads; Act mode all but plan_mode_respond (`task/mode.ts`). */
+  private modeRefusal(tool: ToolDefinition, call: ToolCall, ctx = this.context()): string | undefined {
+    return modeRefusal(tool, call.params, this.deps.mode?.() ?? "act", ctx);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
@@ -202,14 +261,17 @@ export class ToolExecutor {
       commands: deps.commands,
       previews: this.previews,
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
+      ...(deps.reads ? { reads: deps.reads } : {}),
+      mode: () => deps.mode?.() ?? "act",
       ask: (kind, text, extra) => deps.ask(kind, text, extra),
       say: (kind, text, extra) => deps.say(kind, text, extra),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),
+      withMentions: (text) => deps.withMentions(text),
     };
   }
 
   /** A tool run by another: the same steps; its outcome goes to the tool that ran it, not to the model. */
-  private async callTool(name: string, raw: RawParams, shownAs: string | undefined): Promise<ToolResult> {
+  async callTool(name: string, raw: RawParams, shownAs?: string): Promise<ToolResult> {
     const tool = getTool(name, this.deps.tools);
     if (!tool) throw new Error(`There is no tool ${name} to run.`);
     const approve: Approver = (request) => this.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
@@ -249,7 +311,8 @@ export class ToolExecutor {
     const answer = await deps.ask(kind, request.command ?? "", { tool: { ...request.message, ...why } });
     const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
     if (feedback) await deps.say("user_feedback", feedback.text, { images: feedback.images });
-    return { approved: answer.type === "yes", feedback };
+    // The chat keeps what was typed; the model also gets what its @-mentions stand for.
+    return { approved: answer.type === "yes", feedback: feedback && { ...feedback, text: await deps.withMentions(feedback.text) } };
   }
 }
 

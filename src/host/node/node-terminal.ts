@@ -4,7 +4,8 @@
  * grandchildren included, not only the shell. POSIX only: Windows has no process groups to kill.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost, TerminalShell } from "../bridge";
+import type { CommandExit, RunCommandOptions, RunningCommand, TerminalActivity, TerminalHost, TerminalShell } from "../bridge";
+import { TerminalActivityLog } from "./terminal-activity-log";
 
 export interface NodeTerminalOptions {
   /** The shell that runs each command line with `-c`. Default: $SHELL, else /bin/sh. */
@@ -26,6 +27,8 @@ interface Settings {
 
 export class NodeTerminal implements TerminalHost {
   private readonly settings: Settings;
+  /** The commands this process ran, shown as terminals (sequential ones share one). */
+  private readonly log = new TerminalActivityLog();
 
   constructor(options: NodeTerminalOptions = {}) {
     this.settings = {
@@ -42,7 +45,17 @@ export class NodeTerminal implements TerminalHost {
 
   run(command: string, options: RunCommandOptions): RunningCommand {
     if (process.platform === "win32") throw new Error("The Node terminal needs a POSIX system (process groups); Windows is not supported.");
-    return new ProcessGroupCommand(command, options, this.settings);
+    const running = new ProcessGroupCommand(command, options, this.settings);
+    const feed = this.log.beginInIdle("shell", options.shownAs ?? command);
+    running.onOutput((text) => feed.output(text));
+    // A start failure reaches the caller through `completion`; this copy of it only ends the feed.
+    running.completion.finally(() => feed.end()).catch(() => undefined);
+    return running;
+  }
+
+  /** The commands run lately, with the end of their output: the CLI's environment details show them. */
+  activity(): readonly TerminalActivity[] {
+    return this.log.activity();
   }
 }
 

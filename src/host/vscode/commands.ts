@@ -36,6 +36,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     "tandem.cancelTask": () => cancelTask(deps),
     "tandem.setApiKey": () => setApiKey(deps),
     "tandem.trustWorkspaceHooks": () => trustWorkspaceHooks(deps),
+    "tandem.toggleMode": async () => (await showPanelView(deps, "chat")).toggleMode(),
   };
   return Object.entries(handlers).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async () => {

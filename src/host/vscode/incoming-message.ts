@@ -10,6 +10,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   newTask: true,
   answer: true,
   cancelTask: true,
+  setMode: true,
   clearTask: true,
   resumeTask: true,
   deleteTask: true,
@@ -23,6 +24,8 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   rules: true,
   mcpAction: true,
   mcpElicitationAnswer: true,
+  searchWorkspace: true,
+  editFocusChain: true,
 };
 
 export type IncomingCheck = { readonly ok: true; readonly message: FromWebviewMessage } | { readonly ok: false; readonly reason: string };

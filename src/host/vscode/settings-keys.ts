@@ -8,10 +8,13 @@ import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/pro
 import { domainProblem } from "../../shared/sandbox-domains";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS } from "../../shared/providers";
 import {
+  AGENT_MODES,
   DEFAULT_AGENT_SETTINGS,
   DEFAULT_AUTO_APPROVAL,
   DEFAULT_SANDBOX_SETTINGS,
+  FOCUS_CHAIN_LIMITS,
   REQUEST_LIMITS,
+  type AgentMode,
   type AgentSettings,
   type AutoApprovalSettings,
   type SandboxMode,
@@ -54,6 +57,7 @@ const isMistakeLimit = wholeNumber(1, MISTAKE_LIMIT_MAX);
 const isRequestRetries = wholeNumber(REQUEST_LIMITS.requestRetries.min, REQUEST_LIMITS.requestRetries.max);
 const isStallTimeout = wholeNumber(REQUEST_LIMITS.stallTimeoutSeconds.min, REQUEST_LIMITS.stallTimeoutSeconds.max);
 const isHookTimeout = wholeNumber(REQUEST_LIMITS.hookTimeoutSeconds.min, REQUEST_LIMITS.hookTimeoutSeconds.max);
+const isReminderInterval = wholeNumber(FOCUS_CHAIN_LIMITS.reminderInterval.min, FOCUS_CHAIN_LIMITS.reminderInterval.max);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
 const isProvider: Check<ProviderId> = (v) => (isProviderId(v) ? v : undefined);
 /** "auto" (the default) is stored as no setting at all. */
@@ -61,8 +65,10 @@ const isOpenAiApi: Check<OpenAiApiSetting | null> = (v) => (v === undefined || v
 const isStringList: Check<string[]> = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === "string") ? v.map((item: string) => item.trim()).filter(Boolean) : undefined;
 const isText: Check<string> = (v) => (typeof v === "string" ? v : undefined);
+const isTrimmedText: Check<string> = (v) => (typeof v === "string" ? v.trim() : undefined);
 const isToggleMap: Check<Record<string, boolean>> = (v) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((b) => typeof b === "boolean") ? { ...(v as Record<string, boolean>) } : undefined;
+const isAgentMode: Check<AgentMode> = (v) => AGENT_MODES.find((m) => m === v);
 const isSandboxMode: Check<SandboxMode> = (v) => SANDBOX_MODES.find((m) => m === v);
 const isSandboxNetwork: Check<SandboxNetwork> = (v) => SANDBOX_NETWORKS.find((n) => n === v);
 
@@ -87,6 +93,7 @@ const EXPECTED = {
   requestRetries: `a whole number from ${REQUEST_LIMITS.requestRetries.min} to ${REQUEST_LIMITS.requestRetries.max}`,
   stallTimeout: `a whole number of seconds from ${REQUEST_LIMITS.stallTimeoutSeconds.min} to ${REQUEST_LIMITS.stallTimeoutSeconds.max}`,
   hookTimeout: `a whole number of seconds from ${REQUEST_LIMITS.hookTimeoutSeconds.min} to ${REQUEST_LIMITS.hookTimeoutSeconds.max}`,
+  reminderInterval: `a whole number of requests from ${FOCUS_CHAIN_LIMITS.reminderInterval.min} to ${FOCUS_CHAIN_LIMITS.reminderInterval.max}`,
   toolCallMode: `one of ${TOOL_CALL_MODES.join(", ")}`,
   provider: `one of ${PROVIDER_IDS.join(", ")}`,
   openAiApi: `one of ${OPENAI_APIS.join(", ")}`,
@@ -99,6 +106,7 @@ const EXPECTED = {
   text: "a string",
   toggleMap: 'an object of rule names and true/false, e.g. {".clinerules/old.md": false}',
   optionalCount: "a positive whole number (or empty)",
+  agentMode: `one of ${AGENT_MODES.join(", ")}`,
 };
 
 /** Reads the value of `key`, or its fallback with a problem noted. */
@@ -139,6 +147,11 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     ruleToggles: r.read("rules.toggles", isToggleMap, { ...d.ruleToggles }, EXPECTED.toggleMap),
     hooks: r.read("hooks.enabled", isBoolean, d.hooks, EXPECTED.boolean),
     hookTimeoutSeconds: r.read("hooks.timeoutSeconds", isHookTimeout, d.hookTimeoutSeconds, EXPECTED.hookTimeout),
+    focusChain: r.read("focusChain.enabled", isBoolean, d.focusChain, EXPECTED.boolean),
+    focusChainReminderInterval: r.read("focusChain.reminderInterval", isReminderInterval, d.focusChainReminderInterval, EXPECTED.reminderInterval),
+    autoCondense: r.read("autoCondense", isBoolean, d.autoCondense, EXPECTED.boolean),
+    defaultMode: r.read("defaultMode", isAgentMode, d.defaultMode, EXPECTED.agentMode),
+    planModeModelId: r.read("planModeModelId", isTrimmedText, d.planModeModelId, EXPECTED.text),
   };
   return { value, problems: r.problems };
 }
@@ -201,6 +214,11 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   ruleToggles: { key: "rules.toggles", check: isToggleMap, expected: EXPECTED.toggleMap },
   hooks: { key: "hooks.enabled", check: isBoolean, expected: EXPECTED.boolean },
   hookTimeoutSeconds: { key: "hooks.timeoutSeconds", check: isHookTimeout, expected: EXPECTED.hookTimeout },
+  focusChain: { key: "focusChain.enabled", check: isBoolean, expected: EXPECTED.boolean },
+  focusChainReminderInterval: { key: "focusChain.reminderInterval", check: isReminderInterval, expected: EXPECTED.reminderInterval },
+  autoCondense: { key: "autoCondense", check: isBoolean, expected: EXPECTED.boolean },
+  defaultMode: { key: "defaultMode", check: isAgentMode, expected: EXPECTED.agentMode },
+  planModeModelId: { key: "planModeModelId", check: isTrimmedText, expected: EXPECTED.text },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {

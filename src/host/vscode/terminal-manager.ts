@@ -9,8 +9,10 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { RunCommandOptions, RunningCommand, TerminalHost, TerminalShell } from "../bridge";
+import type { RunCommandOptions, RunningCommand, TerminalActivity, TerminalHost, TerminalShell } from "../bridge";
 import { Disposable } from "../../core/util/disposable";
+import { TerminalActivityLog } from "../node/terminal-activity-log";
+import { watchPersonTerminals } from "./person-terminals";
 import { TerminalCommand, type CommandEnvironment, type TerminalSlot } from "./terminal-command";
 
 export interface TerminalManagerOptions {
@@ -59,6 +61,8 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
   private integrationMisses = 0;
   private readonly env: CommandEnvironment;
   private readonly integrationTimeoutMs: number;
+  /** Tandem's commands and the person's, for the environment details and `@terminal`. */
+  private readonly activityLog = new TerminalActivityLog();
 
   constructor(fallback: TerminalHost, log: vscode.LogOutputChannel, options: TerminalManagerOptions = {}) {
     super();
@@ -90,6 +94,14 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
         this.integrationMisses = 0;
       }),
     );
+    this._register(
+      watchPersonTerminals<vscode.Terminal>(this.activityLog, {
+        onDidStartExecution: (listener) => vscode.window.onDidStartTerminalShellExecution(listener),
+        onDidCloseTerminal: (listener) => vscode.window.onDidCloseTerminal(listener),
+        isTandems: (terminal) => this.terminals.has(terminal),
+        log,
+      }),
+    );
     // Tandem's terminals go with it (and settle any command still waiting on one).
     this._register({
       dispose: () => {
@@ -116,7 +128,17 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
 
   run(command: string, options: RunCommandOptions): RunningCommand {
     if (this.isDisposed) throw new Error("Tandem's terminals are closed (the extension is shutting down).");
-    return new TerminalCommand(command, options, this.env);
+    const running = new TerminalCommand(command, options, this.env);
+    // Logged here, whichever way it runs (a Tandem terminal or the child-process fallback).
+    const feed = this.activityLog.beginInIdle(TERMINAL_NAME, options.shownAs ?? command);
+    running.onOutput((text) => feed.output(text));
+    running.completion.finally(() => feed.end()).catch(() => undefined);
+    return running;
+  }
+
+  /** The terminals' recent commands and output, most recently used first. */
+  activity(): readonly TerminalActivity[] {
+    return this.activityLog.activity();
   }
 
   private async acquire(cwd: string, stop: AbortSignal): Promise<TerminalSlot | undefined> {

@@ -1,13 +1,14 @@
 /**
- * The HostBridge inside VS Code: the workspace folder, notifications, Tandem's terminals and
- * the diff view. Owns the terminal host and the diff view (disposed with it).
+ * The HostBridge inside VS Code: the workspace folder, notifications, Tandem's terminals (and
+ * the person's, for their activity), the diff view and the editor's files and problems. Owns the terminal host and the diff view (disposed with it).
  */
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { HostBridge, TerminalHost, WindowHost, WorkspaceHost } from "../bridge";
+import type { EditorHost, HostBridge, TerminalHost, WindowHost, WorkspaceHost } from "../bridge";
 import { NodeTerminal } from "../node/node-terminal";
 import { VscodeDiffView } from "./diff-view";
+import { VscodeEditorState } from "./editor-state";
 import { Disposable } from "../../core/util/disposable";
 import { VscodeTerminalHost } from "./terminal-manager";
 import { errorText } from "../../core/util/error-text";
@@ -58,6 +59,7 @@ export class VscodeHost extends Disposable implements HostBridge {
   readonly window: WindowHost;
   readonly terminal: TerminalHost;
   readonly diffView: VscodeDiffView;
+  readonly editor: EditorHost = new VscodeEditorState();
   /** search_files runs the ripgrep VS Code ships, ahead of one on PATH. */
   readonly ripgrep = bundledRipgrep();
 

@@ -136,6 +136,22 @@ export async function runCommand(page, title) {
 }
 
 /**
+ * Opens a workspace file in an editor the way a person does: quick open (the palette without its
+ * `>`), the file's name typed, its row picked; waits for its tab.
+ * @param {Page} page
+ * @param {string} name  the file's base name, e.g. "alpha.ts"
+ */
+export async function openFileInEditor(page, name) {
+  const widget = page.locator(".quick-input-widget");
+  await page.keyboard.press("F1");
+  await widget.waitFor({ state: "visible", timeout: 10_000 });
+  await widget.locator("input.input").fill(name);
+  const row = widget.locator(".monaco-list-row").filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) });
+  await row.first().click({ timeout: 15_000 });
+  await page.locator(".tabs-container .tab").filter({ hasText: name }).first().waitFor({ timeout: 10_000 });
+}
+
+/**
  * Answers the input box a command opened (e.g. the API key prompt) and waits until it closes.
  * @param {Page} page
  * @param {string} text

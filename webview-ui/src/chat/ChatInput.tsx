@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type 
 import { useExtensionState } from "../use-extension-state";
 import { AttachedImages } from "./AttachedImages";
 import { imageFilesOf, MAX_IMAGES, readImageFiles } from "./read-images";
+import { MentionMenu } from "./MentionMenu";
+import { useMentionMenu } from "./use-mention-menu";
 
 interface ChatInputProps {
   draft: string;
@@ -15,12 +17,13 @@ interface ChatInputProps {
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, images come in by paste or drop. A
  * plain textarea (styled as VS Code's input) because paste, drop and IME composition need the real
- * element, not one inside a shadow root.
+ * element, not one inside a shadow root. Typing `@` opens the mention menu (use-mention-menu.ts).
  */
 export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend, placeholder }: ChatInputProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [problems, setProblems] = useState<string[]>([]);
   useInputRequests(textarea, { draft, onDraftChange, onImagesChange });
+  const mentions = useMentionMenu(textarea, draft, onDraftChange);
 
   const addFiles = async (files: File[]) => {
     const result = await readImageFiles(files, MAX_IMAGES - images.length);
@@ -40,6 +43,7 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
     void addFiles(files);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentions.onKeyDown(event)) return event.preventDefault();
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     onSend();
@@ -55,6 +59,7 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
           ))}
         </div>
       )}
+      {mentions.open && <MentionMenu items={mentions.items} selected={mentions.selected} onPick={mentions.pick} onHover={mentions.select} />}
       <textarea
         ref={textarea}
         className="chat-textarea"
@@ -62,7 +67,11 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
         rows={Math.min(10, Math.max(2, draft.split("\n").length))}
         value={draft}
         placeholder={placeholder}
-        onChange={(event) => onDraftChange(event.target.value)}
+        onChange={(event) => {
+          mentions.onCaret(event.target.selectionStart);
+          onDraftChange(event.target.value);
+        }}
+        onSelect={(event) => mentions.onCaret(event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />

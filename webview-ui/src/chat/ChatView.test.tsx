@@ -25,6 +25,7 @@ const EXPECTED: Record<AskKind, [label: string, sent: FromWebviewMessage[]][]> =
   new_task: [["Start New Task with this context", [a("accept")]], ["Decline", [a("decline")]]],
   resume_task: [["Resume Task", [a("resume")]]],
   followup: [["Option A", [a("reply", { text: "Option A" })]]],
+  plan_mode_respond: [["Option A", [a("reply", { text: "Option A" })]], ["Finish with this plan", [a("accept")]]],
 };
 
 const messageBox = () => screen.getByRole("textbox", { name: "Message" });

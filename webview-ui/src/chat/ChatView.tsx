@@ -3,6 +3,8 @@ import { AskButtons } from "./AskButtons";
 import { AutoApproveBar } from "./AutoApproveBar";
 import { ChatInput } from "./ChatInput";
 import { ChatList } from "./ChatList";
+import { FocusChain } from "./FocusChain";
+import { ModeSwitch } from "./ModeSwitch";
 import { QueuedMessages } from "./QueuedMessages";
 import { TaskHeader } from "./TaskHeader";
 import { useChatController, type ChatController } from "./use-chat-controller";
@@ -26,6 +28,7 @@ export function ChatView() {
   return (
     <div className="chat-view">
       {chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
+      {chat.hasTask && <FocusChain />}
       <ChatList />
       {chat.question && <AskButtons question={chat.question} onPress={chat.pressAskButton} />}
       <QueuedMessages queue={chat.queue} waitingForKey={chat.waitingForKey} />
@@ -38,6 +41,7 @@ export function ChatView() {
         placeholder={placeholder(chat)}
       />
       <div className="input-toolbar">
+        <ModeSwitch />
         {chat.running && !waitingAfterCompletion(chat) && (
           <VscodeButton secondary onClick={chat.cancelTask}>
             Cancel

@@ -20,6 +20,7 @@ describe("askButtons", () => {
       mistake_limit_reached: ["Proceed Anyway", "Start New Task"],
       new_task: ["Start New Task with this context", "Decline"],
       resume_task: ["Resume Task"],
+      plan_mode_respond: ["A", "B", "Finish with this plan"],
     });
     const resultCommand = question("command", { tool: { tool: "attempt_completion", content: "npm start" } });
     expect(askButtons(resultCommand).map((b) => b.label)).toEqual(["Run", "Skip"]);

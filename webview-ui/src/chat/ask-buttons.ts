@@ -47,20 +47,24 @@ const BUTTONS: ButtonsOf = {
   mistake_limit_reached: { proceed: { label: "Proceed Anyway", primary: true }, stop: { label: "Start New Task", startsNewTask: true } },
   new_task: { accept: { label: "Start New Task with this context", primary: true }, decline: { label: "Decline" } },
   resume_task: { resume: { label: "Resume Task", primary: true } },
+  plan_mode_respond: { accept: { label: "Finish with this plan" } },
 };
 
-/** The buttons for `question`, in the host's order; a followup's are the model's `options` (on its row). */
+/** The kinds whose row carries the model's own answers to pick (`options`), each a reply. */
+export const OFFERS_OPTIONS: ReadonlySet<AskKind> = new Set(["followup", "plan_mode_respond"]);
+
+/** The buttons for `question`, in the host's order; a followup's (and a plan's) options come first. */
 export function askButtons(question: OpenQuestion, options: readonly string[] = []): AskButton[] {
-  if (question.kind === "followup") {
-    return options.map((text) => ({ label: text, primary: false, action: { choice: "reply", text, carriesInput: false, startsNewTask: false } }));
-  }
+  const picks: AskButton[] = OFFERS_OPTIONS.has(question.kind)
+    ? options.map((text) => ({ label: text, primary: false, action: { choice: "reply", text, carriesInput: false, startsNewTask: false } }))
+    : [];
   const specs: Readonly<Partial<Record<AnswerChoice, ButtonSpec>>> = BUTTONS[question.kind];
-  return question.answers.flatMap((choice) => {
+  return [...picks, ...question.answers.flatMap((choice) => {
     const spec = specs[choice];
     if (!spec) return [];
     const action = { choice, carriesInput: spec.carriesInput ?? false, startsNewTask: spec.startsNewTask ?? false };
     return [{ label: spec.label, primary: spec.primary ?? false, action }];
-  });
+  })];
 }
 
 /** Whether typing answers `question`: the host lists `reply` among its answers. */

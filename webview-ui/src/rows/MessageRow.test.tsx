@@ -17,6 +17,7 @@ function sample(message: ChatMessage): ChatMessage {
     apiRequest: { tokensIn: 1200, tokensOut: 34, cacheReads: 0, cacheWrites: 0, cost: 0.0123, outcome: "completed" },
     retry: { attempt: 2, maxAttempts: 5, delaySeconds: 30, reason: "429 rate limited" },
     options: ["Yes", "No"],
+    focusChain: { items: [{ text: "Look", done: true }], by: "model" },
   };
 }
 

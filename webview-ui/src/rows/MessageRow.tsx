@@ -6,12 +6,15 @@ import { CheckpointRow } from "./CheckpointRow";
 import { CommandOutputRow } from "./CommandOutputRow";
 import { CommandRow } from "./CommandRow";
 import { CompletionCommandRow, CompletionRow } from "./CompletionRow";
+import { CondensedRow } from "./CondensedRow";
 import { ErrorRow } from "./ErrorRow";
+import { FocusChainRow } from "./FocusChainRow";
 import { FollowupRow } from "./FollowupRow";
 import { HookRow } from "./HookRow";
 import { InfoRow } from "./InfoRow";
 import { MistakeLimitRow } from "./MistakeLimitRow";
 import { NewTaskRow } from "./NewTaskRow";
+import { PlanRow } from "./PlanRow";
 import { ReasoningRow } from "./ReasoningRow";
 import { ResumeTaskRow } from "./ResumeTaskRow";
 import { RetryRow } from "./RetryRow";
@@ -41,6 +44,8 @@ function askRow(message: AskMessage): ReactElement {
       return <NewTaskRow message={message} />;
     case "resume_task":
       return <ResumeTaskRow message={message} />;
+    case "plan_mode_respond":
+      return <PlanRow message={message} />;
   }
 }
 
@@ -61,6 +66,8 @@ function sayRow(message: SayMessage): ReactElement {
     case "context_truncated":
     case "info":
       return <InfoRow message={message} />;
+    case "context_condensed":
+      return <CondensedRow message={message} />;
     case "tool":
       return <ToolRow message={message} />;
     case "user_feedback":
@@ -75,6 +82,8 @@ function sayRow(message: SayMessage): ReactElement {
       return <CheckpointRow message={message} />;
     case "hook":
       return <HookRow message={message} />;
+    case "task_progress":
+      return <FocusChainRow message={message} />;
   }
 }
 

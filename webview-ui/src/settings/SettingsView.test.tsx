@@ -64,6 +64,12 @@ describe("settings view", () => {
     expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { baseUrl: "http://127.0.0.1:8080/v1" } }]);
   });
 
+  it("sends the Plan mode model (trimmed) when committed", () => {
+    const panel = openSettings();
+    enter(screen.getByLabelText("Plan mode model"), " claude-opus-5-5 ");
+    expect(panel.posted()).toEqual([{ type: "updateAgentSettings", settings: { planModeModelId: "claude-opus-5-5" } }]);
+  });
+
   it("sends the mistake limit, context window override and thinking budget as numbers", () => {
     const panel = openSettings();
     enter(screen.getByLabelText("Mistake limit"), "0");
@@ -78,6 +84,15 @@ describe("settings view", () => {
       { type: "updateApiSettings", settings: { contextWindowOverride: 64000 } },
       { type: "updateApiSettings", settings: { thinkingBudgetTokens: 2048 } },
     ]);
+  });
+
+  it("switches automatic condensing off and on", async () => {
+    const panel = openSettings();
+    const checkbox = document.querySelector('vscode-checkbox[data-setting="autoCondense"]') as HTMLElement & { checked: boolean };
+    expect(checkbox.checked).toBe(true);
+    const label = await waitFor(() => checkbox.shadowRoot?.querySelector("label") ?? expect.fail("not rendered yet"));
+    fireEvent.click(label);
+    expect(panel.posted()).toEqual([{ type: "updateAgentSettings", settings: { autoCondense: false } }]);
   });
 
   it("lists the provider's known models with context window and prices, and takes a custom id", () => {

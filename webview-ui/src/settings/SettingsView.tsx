@@ -1,9 +1,10 @@
-import { VscodeButton, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
+import { VscodeButton, VscodeCheckbox, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
 import type { ApiSettings, OpenAiApiSetting, ProviderId, WebviewSettings } from "../../../src/shared/protocol";
 import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
 import { useExtensionState, usePost } from "../use-extension-state";
 import { ApiKeyField } from "./ApiKeyField";
 import { CheckpointsSection } from "./CheckpointsSection";
+import { FocusChainSection } from "./FocusChainSection";
 import { Field } from "./Field";
 import { ModelPicker } from "./ModelPicker";
 import { RulesSection } from "./RulesSection";
@@ -73,6 +74,13 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
         )}
         <ModelPicker provider={api.provider} modelId={api.modelId} models={settings.models} />
         <TextSetting
+          label="Plan mode model"
+          value={agent.planModeModelId}
+          placeholder="Same as Act mode"
+          help="The model Plan-mode requests go to, of the same provider (e.g. a stronger one for planning)."
+          onCommit={(planModeModelId) => updateAgent({ planModeModelId })}
+        />
+        <TextSetting
           label="Context window override (tokens)"
           value={api.contextWindowOverride ? String(api.contextWindowOverride) : ""}
           placeholder={`Model default (now ${settings.contextWindow.toLocaleString()})`}
@@ -107,10 +115,16 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
             <VscodeOption value="native">Native tool calls</VscodeOption>
           </VscodeSingleSelect>
         </Field>
+        <Field label="Context window" help="Near the context window's end, the model summarises the conversation so far and goes on from the summary. Off: the oldest rounds are dropped instead. Type /compact as a reply to condense at any time.">
+          <VscodeCheckbox data-setting="autoCondense" checked={agent.autoCondense} onChange={(event) => updateAgent({ autoCondense: (event.target as HTMLInputElement).checked })}>
+            Condense automatically
+          </VscodeCheckbox>
+        </Field>
       </section>
       <RulesSection agent={agent} onChange={updateAgent} />
       <SandboxSection settings={agent.sandbox} status={sandbox} onChange={(next) => updateAgent({ sandbox: next })} />
       <CheckpointsSection enabled={agent.checkpoints} onChange={(checkpoints) => updateAgent({ checkpoints })} />
+      <FocusChainSection agent={agent} onChange={updateAgent} />
     </>
   );
 }

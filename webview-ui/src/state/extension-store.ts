@@ -4,8 +4,10 @@
  * one slot of the message list and re-renders only the row showing that message.
  */
 import type { ChatMessage } from "../../../src/shared/messages";
+import type { FocusChainInfo } from "../../../src/shared/focus-chain";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import type { McpPanelState } from "../../../src/shared/mcp";
+import type { AgentMode } from "../../../src/shared/settings";
 import type {
   HistoryItem,
   OpenQuestion,
@@ -44,8 +46,12 @@ export interface PanelState {
   readonly checkpointStoreBytes: number | undefined;
   /** The rules files as the host last read them; undefined until asked and answered. */
   readonly rules: RulesView | undefined;
+  /** The host's latest answer to the @-menu's workspace search. */
+  readonly workspaceResults: Omit<Extract<ToWebviewMessage, { type: "workspaceResults" }>, "type"> | undefined;
   /** The MCP servers as the host last said, and the forms servers asked to show. */
   readonly mcp: McpPanelState;
+  /** Plan or Act, as the host says: the task's mode, or the next task's. */
+  readonly mode: AgentMode;
   readonly view: PanelView;
   readonly notices: readonly HostNotice[];
   readonly inputRequest: InputRequest | undefined;
@@ -55,6 +61,8 @@ export interface PanelState {
   readonly totals: UsageTotals;
   /** Context tokens of the newest request that reported usage. */
   readonly contextTokens: number;
+  /** The checklist as the newest `task_progress` row left it; undefined while the task has none. */
+  readonly focusChain: FocusChainInfo | undefined;
 }
 
 const INITIAL: PanelState = {
@@ -67,7 +75,9 @@ const INITIAL: PanelState = {
   sandbox: undefined,
   checkpointStoreBytes: undefined,
   rules: undefined,
+  workspaceResults: undefined,
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
+  mode: "act",
   view: "chat",
   notices: [],
   inputRequest: undefined,
@@ -75,6 +85,7 @@ const INITIAL: PanelState = {
   listVersion: 0,
   totals: ZERO_USAGE,
   contextTokens: 0,
+  focusChain: undefined,
 };
 
 type Listener = () => void;
@@ -86,6 +97,8 @@ export class ExtensionStore {
   private readonly messageListeners = new Map<number, Set<Listener>>();
   /** Timestamp of the newest api_req_started message with usage, for the context bar. */
   private contextTs = -Infinity;
+  /** Timestamp of the newest row carrying the checklist. */
+  private focusTs = -Infinity;
   private seq = 0;
 
   readonly getState = (): PanelState => this.state;
@@ -129,7 +142,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp });
+        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp, mode: state.mode });
         this.messagesReplaced();
         return;
       }
@@ -152,6 +165,8 @@ export class ExtensionStore {
       case "taskChanged":
         this.changeTask(message.task);
         return;
+      case "modeChanged":
+        return this.patch({ mode: message.mode });
       case "taskRunning":
         this.patch({ running: message.running });
         return;
@@ -178,6 +193,9 @@ export class ExtensionStore {
         return;
       case "checkpointStore":
         this.patch({ checkpointStoreBytes: message.bytes });
+        return;
+      case "workspaceResults":
+        this.patch({ workspaceResults: { requestId: message.requestId, query: message.query, results: message.results } });
         return;
       case "rules":
         this.patch({ rules: message.rules });
@@ -250,6 +268,10 @@ export class ExtensionStore {
         changes.contextTokens = contextTokens(after);
       }
     }
+    if (message.focusChain && message.ts >= this.focusTs) {
+      this.focusTs = message.ts;
+      changes.focusChain = message.focusChain;
+    }
     if (this.list.length !== countBefore) {
       changes.messageCount = this.list.length;
       changes.listVersion = this.state.listVersion + 1;
@@ -305,11 +327,14 @@ export class ExtensionStore {
         break;
       }
     }
+    const focus = messages.findLast((m) => m.focusChain !== undefined);
+    this.focusTs = focus?.ts ?? -Infinity;
     this.patch({
       messageCount: messages.length,
       listVersion: this.state.listVersion + 1,
       totals: sumUsage(messages),
       contextTokens: context,
+      focusChain: focus?.focusChain,
     });
     for (const ts of only ?? [...this.messageListeners.keys()]) this.notifyMessage(ts);
   }

@@ -15,6 +15,7 @@ export const ASK_KINDS = [
   "mistake_limit_reached",
   "new_task",
   "resume_task",
+  "plan_mode_respond",
 ] as const satisfies readonly AskKind[];
 
 export const SAY_KINDS = [
@@ -25,6 +26,7 @@ export const SAY_KINDS = [
   "error",
   "error_retry",
   "context_truncated",
+  "context_condensed",
   "tool",
   "user_feedback",
   "completion_result",
@@ -33,6 +35,7 @@ export const SAY_KINDS = [
   "info",
   "checkpoint_created",
   "hook",
+  "task_progress",
 ] as const satisfies readonly SayKind[];
 
 type Exhaustive<Missing> = [Missing] extends [never] ? true : { missing: Missing };

@@ -21,7 +21,7 @@ export function makeSettings(overrides: Partial<WebviewSettings> = {}): WebviewS
 }
 
 export function makeState(overrides: Partial<WebviewState> = {}): WebviewState {
-  return { task: undefined, messages: [], question: undefined, running: false, settings: makeSettings(), history: [], mcp: { available: true, servers: [], problems: [], elicitations: [] }, ...overrides };
+  return { task: undefined, messages: [], question: undefined, running: false, settings: makeSettings(), history: [], mcp: { available: true, servers: [], problems: [], elicitations: [] }, mode: "act", ...overrides };
 }
 
 export const TASK = { id: "task-1", text: "Fix the failing build", startedAt: 1_000 };

@@ -27,7 +27,7 @@ export const askFollowupQuestionTool = defineTool({
       run: async () => {
         const answer = await ctx.ask("followup", question, options.length > 0 ? { options } : undefined);
         if (answer.text || answer.images?.length) await ctx.say("user_feedback", answer.text, { images: answer.images });
-        return { kind: "ok", content: formatResponse.toolResult(`<answer>\n${answer.text ?? ""}\n</answer>`, answer.images) };
+        return { kind: "ok", content: formatResponse.toolResult(`<answer>\n${(await ctx.withMentions(answer.text)) ?? ""}\n</answer>`, answer.images) };
       },
     };
   },

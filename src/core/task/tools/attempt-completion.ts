@@ -24,6 +24,8 @@ export const attemptCompletionTool = defineTool({
   ],
   readOnly: true,
   approval: "none",
+  // Plan mode ends its turns with plan_mode_respond: there is no result to present before acting.
+  modes: ["act"],
   example:
     "<attempt_completion>\n<result>Added greet() in src/greet.ts and exported it from src/index.ts.</result>\n</attempt_completion>",
   async prepare(params, ctx) {
@@ -41,7 +43,7 @@ async function complete(result: string, command: string | undefined, ctx: ToolCo
   if (answer.type === "yes" || !hasFeedback) return { kind: "task_completed" };
   await ctx.say("user_feedback", answer.text, { images: answer.images });
   const ran = offered?.kind === "ran" ? `\n\n(The person ran the suggested command \`${command}\` first. ${offered.output})` : "";
-  return { kind: "completion_feedback", feedback: { text: `${answer.text ?? ""}${ran}`, images: answer.images } };
+  return { kind: "completion_feedback", feedback: { text: `${(await ctx.withMentions(answer.text)) ?? ""}${ran}`, images: answer.images } };
 }
 
 type Offer = { readonly kind: "ran"; output: string } | { readonly kind: "skipped" } | { readonly kind: "feedback"; feedback: Feedback };

@@ -165,7 +165,7 @@ async function waitForEnding(
     return running.completion.then((exit) => ({ kind: "stopped_by_person", exit }));
   }
   if (answer.text || answer.images?.length) await ctx.say("user_feedback", answer.text, { images: answer.images });
-  return { kind: "background", feedback: answer.text };
+  return { kind: "background", feedback: await ctx.withMentions(answer.text) };
 }
 
 function describeExit(exit: CommandExit, timeoutSeconds?: number): string {

@@ -67,8 +67,8 @@ async function refuseWholeDisk(absolute: string, shown: string): Promise<void> {
   }
 }
 
-/** Sorted paths (relative to the workspace, absolute outside it) and notes on what is missing. */
-function formatListing(cwd: string, walk: WalkResult): string {
+/** Sorted paths (relative to the workspace, absolute outside it) and notes on what is missing (the environment details' listing too). */
+export function formatListing(cwd: string, walk: WalkResult, limit = LIST_FILES_LIMIT): string {
   const lines = walk.entries
     .map(({ absolute, isFolder }) => {
       const shown = isWithin(cwd, absolute) ? path.relative(cwd, absolute).split(path.sep).join("/") : absolute;
@@ -77,7 +77,7 @@ function formatListing(cwd: string, walk: WalkResult): string {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const notes: string[] = [];
   if (walk.truncated) {
-    notes.push(`[Only the first ${LIST_FILES_LIMIT} entries are shown; the listing goes breadth-first, so the upper levels come first. List a sub-folder to see more.]`);
+    notes.push(`[Only the first ${limit} entries are shown; the listing goes breadth-first, so the upper levels come first. List a sub-folder to see more.]`);
   }
   if (walk.hiddenByIgnoreFile > 0) notes.push(`[${countOf(walk.hiddenByIgnoreFile, "entry", "entries")} hidden by .tandemignore.]`);
   if (walk.hiddenSecrets > 0) notes.push(`[${countOf(walk.hiddenSecrets, "file that looks like it holds secrets", "files that look like they hold secrets")} hidden.]`);

@@ -27,5 +27,5 @@ async function propose(context: string, ctx: ToolContext): Promise<ToolResult> {
   const answer = await ctx.ask("new_task", context);
   if (answer.type === "yes") return { kind: "new_task", context };
   if (answer.text || answer.images?.length) await ctx.say("user_feedback", answer.text, { images: answer.images });
-  return { kind: "rejected", feedback: { text: answer.text, images: answer.images } };
+  return { kind: "rejected", feedback: { text: await ctx.withMentions(answer.text), images: answer.images } };
 }

@@ -28,7 +28,7 @@ describe("read_file", () => {
   it("numbers every line and asks for read approval with the resolved path first", async () => {
     await writeFile(path.join(ws, "a.txt"), "alpha\r\nbeta\n\ngamma");
     const { result, log } = await read({ path: "a.txt" });
-    expect(text(result)).toBe("   1 | alpha\n   2 | beta\n   3 | \n   4 | gamma");
+    expect(text(result)).toBe("1|alpha\n2|beta\n3|\n4|gamma");
     expect(log.approvals).toEqual([
       {
         category: "read",
@@ -41,9 +41,9 @@ describe("read_file", () => {
   it("shows only the requested range, numbered as in the file", async () => {
     await writeFile(path.join(ws, "n.txt"), numbered(30));
     expect(text((await read({ path: "n.txt", start_line: "10", end_line: "12" })).result)).toBe(
-      "  10 | line 10\n  11 | line 11\n  12 | line 12",
+      "10|line 10\n11|line 11\n12|line 12",
     );
-    expect(text((await read({ path: "n.txt", start_line: "29", end_line: "99" })).result)).toBe("  29 | line 29\n  30 | line 30");
+    expect(text((await read({ path: "n.txt", start_line: "29", end_line: "99" })).result)).toBe("29|line 29\n30|line 30");
   });
 
   it("rejects bad ranges with a message the model can act on", async () => {
@@ -57,11 +57,11 @@ describe("read_file", () => {
   it(`cuts at ${MAX_LINES} lines and says how to read on`, async () => {
     await writeFile(path.join(ws, "big.txt"), numbered(MAX_LINES + 500));
     const out = text((await read({ path: "big.txt" })).result);
-    expect(out.split("\n").filter((l) => / \| /.test(l))).toHaveLength(MAX_LINES);
-    expect(out).toContain(`${MAX_LINES} | line ${MAX_LINES}\n`);
+    expect(out.split("\n").filter((l) => /^\d+\|/.test(l))).toHaveLength(MAX_LINES);
+    expect(out).toContain(`${MAX_LINES}|line ${MAX_LINES}\n`);
     expect(out).toContain(`start_line=${MAX_LINES + 1}`);
     const next = text((await read({ path: "big.txt", start_line: String(MAX_LINES + 1) })).result);
-    expect(next.split("\n")[0]).toBe(`${MAX_LINES + 1} | line ${MAX_LINES + 1}`);
+    expect(next.split("\n")[0]).toBe(`${MAX_LINES + 1}|line ${MAX_LINES + 1}`);
     expect(next).not.toContain("[Output cut");
   });
 
@@ -106,7 +106,7 @@ describe("read_file", () => {
     await writeFile(path.join(ws, "empty.txt"), "");
     expect(text((await read({ path: "empty.txt" })).result)).toBe("(empty.txt is empty)");
     await writeFile(path.join(ws, "bom.txt"), "\uFEFFhello\n");
-    expect(text((await read({ path: "bom.txt" })).result)).toBe("   1 | hello");
+    expect(text((await read({ path: "bom.txt" })).result)).toBe("1|hello");
     await expect(read({ path: "." })).rejects.toMatchObject({ reason: "invalid_param", message: /not a file/ });
   });
 
@@ -124,16 +124,16 @@ describe("read_file on documents", () => {
     await writeFile(path.join(ws, "tides.pdf"), buildPdf([["High water 06:12", "Low water 12:30"], ["Moon: full"]]));
     const { result, log } = await read({ path: "tides.pdf" });
     expect(text(result)).toBe(
-      "   1 | --- page 1 of 2 ---\n   2 | High water 06:12\n   3 | Low water 12:30\n   4 | --- page 2 of 2 ---\n   5 | Moon: full",
+      "1|--- page 1 of 2 ---\n2|High water 06:12\n3|Low water 12:30\n4|--- page 2 of 2 ---\n5|Moon: full",
     );
     expect(log.approvals).toHaveLength(1);
-    expect(text((await read({ path: "tides.pdf", start_line: "4", end_line: "5" })).result)).toBe("   4 | --- page 2 of 2 ---\n   5 | Moon: full");
+    expect(text((await read({ path: "tides.pdf", start_line: "4", end_line: "5" })).result)).toBe("4|--- page 2 of 2 ---\n5|Moon: full");
   });
 
   it("shows a .docx one paragraph per line, with the same ranges and range errors", async () => {
     await writeFile(path.join(ws, "memo.docx"), buildDocx(["To: crew", "Sail at dawn.", "Bring charts."]));
-    expect(text((await read({ path: "memo.docx" })).result)).toBe("   1 | To: crew\n   2 | Sail at dawn.\n   3 | Bring charts.");
-    expect(text((await read({ path: "memo.docx", start_line: "2", end_line: "2" })).result)).toBe("   2 | Sail at dawn.");
+    expect(text((await read({ path: "memo.docx" })).result)).toBe("1|To: crew\n2|Sail at dawn.\n3|Bring charts.");
+    expect(text((await read({ path: "memo.docx", start_line: "2", end_line: "2" })).result)).toBe("2|Sail at dawn.");
     await expect(read({ path: "memo.docx", start_line: "9" })).rejects.toMatchObject({ message: /past the end of memo\.docx, which has 3 lines/ });
   });
 
@@ -141,7 +141,7 @@ describe("read_file on documents", () => {
     const paragraphs = Array.from({ length: MAX_LINES + 10 }, (_, i) => `paragraph ${i + 1}`);
     await writeFile(path.join(ws, "long.docx"), buildDocx(paragraphs));
     const out = text((await read({ path: "long.docx" })).result);
-    expect(out).toContain(`${MAX_LINES} | paragraph ${MAX_LINES}\n`);
+    expect(out).toContain(`${MAX_LINES}|paragraph ${MAX_LINES}\n`);
     expect(out).toContain(`start_line=${MAX_LINES + 1}`);
     const rest = text((await read({ path: "long.docx", start_line: String(MAX_LINES + 1) })).result);
     expect(rest.split("\n")).toHaveLength(10);
@@ -150,7 +150,7 @@ describe("read_file on documents", () => {
   it("shows a notebook's cells rather than its JSON", async () => {
     const notebook = { nbformat: 4, cells: [{ cell_type: "code", source: ["import math\n", "math.pi"], outputs: [] }] };
     await writeFile(path.join(ws, "nb.ipynb"), JSON.stringify(notebook));
-    expect(text((await read({ path: "nb.ipynb" })).result)).toBe("   1 | --- cell 1 (code) ---\n   2 | import math\n   3 | math.pi");
+    expect(text((await read({ path: "nb.ipynb" })).result)).toBe("1|--- cell 1 (code) ---\n2|import math\n3|math.pi");
   });
 
   it("says when a PDF has no text instead of showing nothing", async () => {

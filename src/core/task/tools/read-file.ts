@@ -10,7 +10,7 @@ import { assertNotIgnored } from "./ignored-path";
 import { param } from "./params";
 import { assertStillLandsAt, touchedPaths, type ResolvedToolPath } from "./paths";
 import { documentKind, extractDocumentText, noTextNote } from "./read-file-documents";
-import { defineTool, ToolError, type ToolResult } from "./types";
+import { defineTool, ToolError, type ReadRecord, type ToolResult } from "./types";
 
 export const MAX_LINES = 2000;
 export const MAX_BYTES = 256 * 1024;
@@ -32,7 +32,7 @@ interface Excerpt {
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    "Read a text file from the workspace. The result shows each line with its number (`  12 | text`). " +
+    "Read a text file from the workspace. The result shows each line after its number and a bar (`12|text`); the number and bar are not part of the file. " +
     `Long files are cut after ${MAX_LINES} lines or ${MAX_BYTES / 1024} KB; read further with start_line/end_line. ` +
     "PDF and Word (.docx) files show their extracted text and Jupyter notebooks (.ipynb) their cells' source, numbered the same way; " +
     "other binary files are refused.",
@@ -54,12 +54,13 @@ export const readFileTool = defineTool({
         message: { tool: "read_file", path: target.relative, content: target.absolute, outsideWorkspace: target.outsideWorkspace },
         paths: touchedPaths(target),
       },
-      run: () => readTarget(target, { start, end }, ctx.signal),
+      run: async () => onceInContext(await readTarget(target, { start, end }, ctx.signal), target, { start, end }, ctx.reads),
     };
   },
 });
 
-async function readTarget(target: ResolvedToolPath, range: LineRange, signal: AbortSignal): Promise<ToolResult> {
+/** Reads what was checked, as read_file shows it (the @-mentions read files the same way). */
+export async function readTarget(target: ResolvedToolPath, range: LineRange, signal: AbortSignal): Promise<ToolResult> {
   // What is read is what was checked: the real path, unless a link moved it meanwhile.
   assertStillLandsAt(target);
   const kind = documentKind(target.real);
@@ -73,6 +74,17 @@ async function readTarget(target: ResolvedToolPath, range: LineRange, signal: Ab
   }
   const excerpt = await readLines(target.real, range, signal);
   return { kind: "ok", content: formatExcerpt(target.relative, range, excerpt) };
+}
+
+/**
+ * The same text the conversation already holds (same file, same range, nothing changed) is not
+ * sent again: the model gets a short note pointing at its earlier copy.
+ */
+function onceInContext(result: ToolResult, target: ResolvedToolPath, range: LineRange, reads: ReadRecord | undefined): ToolResult {
+  if (!reads || result.kind !== "ok" || typeof result.content !== "string") return result;
+  const earlier = reads.willReturn({ file: target.real, start: range.start, end: range.end, shown: target.relative }, result.content);
+  if (!earlier) return result;
+  return { kind: "ok", content: `[${target.relative} is unchanged since your read of it in request ${earlier.round}: that copy is still in the conversation above, so it is not repeated here.]` };
 }
 
 async function requireFile(real: string, shown: string): Promise<void> {
@@ -139,8 +151,8 @@ function formatExcerpt(relative: string, range: LineRange, excerpt: Excerpt): st
     if (total === 0) return `(${relative} is empty)`;
     throw new ToolError("invalid_param", `start_line ${range.start} is past the end of ${relative}, which has ${total} lines.`);
   }
-  const width = Math.max(4, String(last.n).length);
-  const body = lines.map(({ n, text }) => `${String(n).padStart(width)} | ${text}`).join("\n");
+  // The cheapest form the model still reads reliably: no padding, no spaces around the bar.
+  const body = lines.map(({ n, text }) => `${n}|${text}`).join("\n");
   return cut === undefined ? body : `${body}\n\n${cutNote(cut, lines[0]?.n ?? 1, last.n)}`;
 }
 

@@ -10,6 +10,7 @@ import { executeCommandTool } from "./execute-command";
 import { listCodeDefinitionNamesTool } from "./list-code-definition-names";
 import { listFilesTool } from "./list-files";
 import { newTaskTool } from "./new-task";
+import { planModeRespondTool } from "./plan-mode-respond";
 import { readFileTool } from "./read-file";
 import { replaceInFileTool } from "./replace-in-file";
 import { searchFilesTool } from "./search-files";
@@ -31,6 +32,7 @@ export const TOOLS = {
   execute_command: executeCommandTool,
   attempt_completion: attemptCompletionTool,
   ask_followup_question: askFollowupQuestionTool,
+  plan_mode_respond: planModeRespondTool,
   new_task: newTaskTool,
   web_fetch: webFetchTool,
   use_mcp_tool: useMcpToolTool,

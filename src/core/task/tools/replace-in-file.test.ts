@@ -43,7 +43,7 @@ describe("replace_in_file", () => {
       { category: "edit", message: { tool: "replace_in_file", path: "greet.js", content: diff, outsideWorkspace: false }, paths: [path.join(ws, "greet.js")] },
     ]);
     expect(text(result)).toContain("The edit to greet.js was applied (1 block).");
-    expect(text(result)).toContain('<final_file_content path="greet.js">\n   1 | export function greet(name) {\n   2 |   return `Hello, ${name}!`;\n   3 | }\n   4 | \n   5 | export const answer = 42;\n</final_file_content>');
+    expect(text(result)).toContain('<final_file_content path="greet.js">\n1|export function greet(name) {\n2|  return `Hello, ${name}!`;\n3|}\n4|\n5|export const answer = 42;\n</final_file_content>');
     expect(await readdir(ws)).toEqual(["greet.js"]);
   });
 
@@ -54,8 +54,8 @@ describe("replace_in_file", () => {
     const out = text(result);
     expect(out).toContain(`The file has ${lines.length - 1} lines; here are the edited regions`);
     expect(out).toContain('lines="7-13, 446-452"');
-    expect(out).toContain("   9 | line 9\n  10 | ten\n  11 | line 12\n  12 | line 13\n  13 | line 14\n     | …\n 446 | line 447");
-    expect(out).toContain(" 449 | LINE 450\n");
+    expect(out).toContain("9|line 9\n10|ten\n11|line 12\n12|line 13\n13|line 14\n…\n446|line 447");
+    expect(out).toContain("449|LINE 450\n");
     expect(out).not.toContain("line 100\n");
   });
 

@@ -234,9 +234,7 @@ function changedRegions(edit: DiffApplication, total: number): Span[] {
   return merged;
 }
 
+/** In read_file's form (`12|text`), so the model can copy from it as from a read. */
 function numbered(lines: readonly string[], regions: readonly Span[]): string {
-  const width = Math.max(4, String(regions.at(-1)?.end ?? 0).length);
-  return regions
-    .map((r) => lines.slice(r.start, r.end).map((text, k) => `${String(r.start + k + 1).padStart(width)} | ${text}`).join("\n"))
-    .join(`\n${" ".repeat(width)} | …\n`);
+  return regions.map((r) => lines.slice(r.start, r.end).map((text, k) => `${r.start + k + 1}|${text}`).join("\n")).join("\n…\n");
 }

@@ -10,6 +10,7 @@ import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
 import type { McpServers } from "../task-params";
+import type { AgentMode } from "../../../shared/settings";
 
 export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
@@ -71,6 +72,10 @@ export interface ToolContext {
   readonly previews: EditPreviews;
   /** The MCP servers (use_mcp_tool, access_mcp_resource); none when the session has no hub. */
   readonly mcp?: McpServers;
+  /** Which reads the conversation holds (read_file); none: every read goes out in full. */
+  readonly reads?: ReadRecord;
+  /** The task's Plan/Act mode as it is now (the person may switch while a tool waits). */
+  mode(): AgentMode;
   /**
    * Asks the person. When `withdraw` aborts before an answer (e.g. the command finished first),
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
@@ -82,6 +87,16 @@ export interface ToolContext {
    * call of the model's passes through; `shownAs` names this tool on its approval question.
    */
   callTool(name: string, params: RawParams, options?: { shownAs?: string }): Promise<ToolResult>;
+  /** What the person typed (an answer, feedback), followed by what its @-mentions stand for; for the model, not the chat. */
+  withMentions(text: string | undefined): Promise<string | undefined>;
+}
+
+/**
+ * What read_file tells the task's read ledger (context/read-ledger.ts) before it returns `text`:
+ * the round of an identical earlier read still in the conversation (answer short), or undefined.
+ */
+export interface ReadRecord {
+  willReturn(read: { file: string; start: number; end: number; shown: string }, text: string): { readonly round: number } | undefined;
 }
 
 /** Parameters as the model wrote them (complete or still streaming). */
@@ -134,6 +149,10 @@ export interface ToolDefinition<S extends readonly ParamSpec[] = readonly ParamS
   readonly readOnly: boolean;
   /** Which auto-approval switch governs the tool; "none": it never asks for approval. */
   readonly approval: ApprovalCategory;
+  /** The modes the tool is offered (and runs) in; default both. A tool that is not read-only runs in Plan mode only per `isReadOnlyCall`. */
+  readonly modes?: readonly AgentMode[];
+  /** For a tool that is not read-only as a whole: whether this call only reads (an MCP tool its server marks read-only), so Plan mode runs it. */
+  isReadOnlyCall?(params: RawParams, ctx: ToolContext): boolean;
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
   /**

@@ -2,7 +2,8 @@
  * use_mcp_tool: calls a tool of a connected MCP server. The hub checks the arguments against the
  * tool's input schema, applies the server's timeout and cancels with the task (the server is sent
  * notifications/cancelled). Approval category "mcp": the useMcp switch, the server's autoApprove
- * list or YOLO let it run unasked. Not read-only: a server's tool may change anything.
+ * list or YOLO let it run unasked. Not read-only: a server's tool may change anything (Plan mode runs
+ * only the tools a server marks readOnlyHint).
  */
 import type { McpProgress, McpServerSnapshot } from "../../mcp/types";
 import { param } from "./params";
@@ -23,6 +24,11 @@ export const useMcpToolTool = defineTool({
   ],
   readOnly: false,
   approval: "mcp",
+  // Plan mode runs a server's tool only when the server says it only reads (MCP's readOnlyHint).
+  isReadOnlyCall(params, ctx) {
+    const server = ctx.mcp?.servers().find((s) => s.name === params.server_name?.trim());
+    return server?.tools.find((t) => t.name === params.tool_name?.trim())?.annotations?.readOnlyHint === true;
+  },
   example: '<use_mcp_tool>\n<server_name>weather</server_name>\n<tool_name>forecast</tool_name>\n<arguments>{"city": "Lisbon", "days": 3}</arguments>\n</use_mcp_tool>',
   async prepare(params, ctx) {
     const server = connectedServer(ctx, params.server_name.trim());

@@ -1,0 +1,62 @@
+/**
+ * `@/path` mentions: a file as read_file shows it (the same reader, so PDF, .docx and notebooks
+ * come out as text and binary files are refused), a folder as list_files shows it (one level,
+ * bounded, .gitignore and the ignore rules applied). The guard judges the path as named and where
+ * it really lands, so a link to a secret file is refused like the file itself; a path that leads
+ * out of the workspace is refused too.
+ */
+import { stat } from "node:fs/promises";
+import { ignoredRefusal } from "../task/tools/ignored-path";
+import { formatListing, LIST_FILES_LIMIT } from "../task/tools/list-files";
+import { walkFolder } from "../task/tools/list-files-walk";
+import { resolveToolPath, type ResolvedToolPath } from "../task/tools/paths";
+import { readTarget } from "../task/tools/read-file";
+import type { PathGuard } from "../ignore/path-guard";
+import { errorText } from "../util/error-text";
+import { mentionBlock } from "./mention-block";
+
+export interface FileMentionDeps {
+  readonly cwd: string;
+  readonly guard: PathGuard;
+  readonly signal: AbortSignal;
+}
+
+/** The block for `@/relative` (a file or a folder, whichever it is on disk). */
+export async function pathMentionBlock(relative: string, deps: FileMentionDeps): Promise<string> {
+  let target: ResolvedToolPath;
+  try {
+    target = await resolveToolPath(deps.cwd, relative);
+  } catch (error) {
+    return mentionBlock("file_content", { path: relative }, notIncluded(errorText(error)));
+  }
+  const shown = target.relative;
+  if (target.outsideWorkspace) {
+    const how = target.real === target.absolute ? "is outside the workspace" : `leads through a symbolic link to ${target.real}, outside the workspace`;
+    return mentionBlock("file_content", { path: shown }, notIncluded(`${shown} ${how}; mentions read workspace files only.`));
+  }
+  const stats = await stat(target.real).catch(() => undefined);
+  if (!stats) return mentionBlock("file_content", { path: shown }, notIncluded(`there is no file or folder ${shown} in the workspace.`));
+  const isFolder = stats.isDirectory();
+  const tag = isFolder ? "folder_content" : "file_content";
+  const attributes = { path: isFolder && shown !== "." ? `${shown}/` : shown };
+  const refusal = ignoredRefusal(deps.guard, target, isFolder);
+  if (refusal) return mentionBlock(tag, attributes, notIncluded(refusal.message));
+  try {
+    if (isFolder) return mentionBlock(tag, attributes, await folderListing(target, deps));
+    if (!stats.isFile()) return mentionBlock(tag, attributes, notIncluded(`${shown} is not a regular file.`));
+    const read = await readTarget(target, { start: 1, end: Number.POSITIVE_INFINITY }, deps.signal);
+    return mentionBlock(tag, attributes, read.kind === "ok" && typeof read.content === "string" ? read.content : "");
+  } catch (error) {
+    if (deps.signal.aborted) throw error;
+    return mentionBlock(tag, attributes, notIncluded(errorText(error)));
+  }
+}
+
+async function folderListing(target: ResolvedToolPath, deps: FileMentionDeps): Promise<string> {
+  const walk = await walkFolder({ cwd: deps.cwd, start: target.absolute, recursive: false, limit: LIST_FILES_LIMIT, guard: deps.guard, signal: deps.signal });
+  return formatListing(deps.cwd, walk);
+}
+
+export function notIncluded(reason: string): string {
+  return `[Not included: ${reason}]`;
+}

@@ -1,0 +1,103 @@
+/**
+ * Expands the @-mentions of what the person typed (the task, and every reply or feedback) into
+ * delimited blocks that follow their text; the text itself stays as typed, in the chat and in the
+ * request. What each kind of mention reads is in its own file (mention-files, mention-editor,
+ * mention-git); a URL goes through the web_fetch tool itself, so it asks the same approval under
+ * the same auto-approval switch, and a refusal leaves a note instead of the page. A mention that
+ * cannot be resolved becomes a note saying why, and the message still goes.
+ */
+import type { HostBridge } from "../../host/bridge";
+import type { PathGuard } from "../ignore/path-guard";
+import type { ToolResult } from "../task/tools/types";
+import { errorText } from "../util/error-text";
+import { mentionBlock } from "./mention-block";
+import { commitBlock, gitChangesBlock } from "./mention-git";
+import { problemsBlock, terminalBlock } from "./mention-editor";
+import { notIncluded, pathMentionBlock } from "./mention-files";
+import { parseMentions, type Mention } from "./mention-parse";
+
+/** All of one message's mentions together stay under this; later ones become a note. */
+export const MENTIONS_LIMIT_BYTES = 512 * 1024;
+
+export interface MentionDeps {
+  readonly cwd: string;
+  readonly guard: PathGuard;
+  readonly host: HostBridge;
+  readonly signal: AbortSignal;
+  /** Runs web_fetch for a URL through every step a model's call takes (its approval included). */
+  fetchUrl(url: string): Promise<ToolResult>;
+}
+
+export class MentionExpander {
+  constructor(private readonly deps: MentionDeps) {}
+
+  /** One block per mention in `text`, in order; none when it mentions nothing. Never rejects. */
+  async blocks(text: string | undefined): Promise<string[]> {
+    const blocks: string[] = [];
+    let bytes = 0;
+    for (const mention of parseMentions(text ?? "")) {
+      if (this.deps.signal.aborted) break;
+      let block: string;
+      if (bytes >= MENTIONS_LIMIT_BYTES) {
+        block = mentionBlock("mention", { name: mention.typed }, notIncluded(`the mentions before it already add ${Math.round(bytes / 1024)} KB to this message.`));
+      } else {
+        block = await this.expandOne(mention);
+      }
+      bytes += Buffer.byteLength(block);
+      blocks.push(block);
+    }
+    return blocks;
+  }
+
+  /** `text` as typed, followed by its mentions' blocks. */
+  async withMentions(text: string | undefined): Promise<string | undefined> {
+    const blocks = await this.blocks(text);
+    return blocks.length === 0 ? text : [text ?? "", ...blocks].join("\n\n");
+  }
+
+  private async expandOne(mention: Mention): Promise<string> {
+    try {
+      return await this.read(mention);
+    } catch (error) {
+      // Never thrown on: the message goes with a note (a cancelled task then ends as the loop sees it).
+      const reason = this.deps.signal.aborted ? "the task was cancelled while it was read." : errorText(error);
+      return mentionBlock("mention", { name: mention.typed }, notIncluded(reason));
+    }
+  }
+
+  private read(mention: Mention): Promise<string> | string {
+    const { deps } = this;
+    switch (mention.kind) {
+      case "file":
+      case "folder":
+        return pathMentionBlock(mention.path, deps);
+      case "problems":
+        return problemsBlock(deps.host, deps.cwd, deps.guard);
+      case "terminal":
+        return terminalBlock(deps.host);
+      case "git-changes":
+        return gitChangesBlock(deps);
+      case "commit":
+        return commitBlock(mention.hash, deps);
+      case "url":
+        return this.fetch(mention.url);
+    }
+  }
+
+  private async fetch(url: string): Promise<string> {
+    let result: ToolResult;
+    try {
+      result = await this.deps.fetchUrl(url);
+    } catch (error) {
+      if (this.deps.signal.aborted) throw error;
+      return mentionBlock("url_content", { url }, notIncluded(`the page was not fetched: ${errorText(error)}`));
+    }
+    if (result.kind === "rejected") {
+      const said = result.feedback?.text ? ` They said: ${result.feedback.text}` : "";
+      return mentionBlock("url_content", { url }, notIncluded(`the person declined to fetch it, so the page was not fetched.${said}`));
+    }
+    if (result.kind !== "ok") return mentionBlock("url_content", { url }, notIncluded("the page was not fetched."));
+    const text = typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+    return mentionBlock("url_content", { url }, text);
+  }
+}
