@@ -29,7 +29,7 @@ describe("tandem with @-mentions", { timeout: 60_000 }, () => {
     const messages = first?.body.messages as { role: string; content: { type: string; text?: string }[] }[];
     const text = messages[0]!.content.map((b) => b.text ?? "").join("\n");
     expect(text).toContain("<task>\nlook at @/src/a.ts and @/.env\n</task>");
-    expect(text).toMatch(/<file_content path="src\/a\.ts">\n\s*1 \| export const MENTIONED_IN_CLI = 42;\n<\/file_content>/);
+    expect(text).toMatch(/<file_content path="src\/a\.ts">\n1\|export const MENTIONED_IN_CLI = 42;\n<\/file_content>/);
     expect(text).toMatch(/<file_content path="\.env">\n\[Not included: \.env looks like a secret file/);
     expect(JSON.stringify(first?.body)).not.toContain("CLI-SECRET");
   });
