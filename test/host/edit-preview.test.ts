@@ -253,7 +253,7 @@ describe("replace_in_file in the diff view", () => {
     expect(session?.updates.at(-1)).toEqual({ proposed: "a\nB\nc\nd\n", final: true });
     expect(await readFile(path.join(ws, "f.txt"), "utf8")).toBe("a\nB\nc\nD\n");
     expect(text).toContain("The edit to f.txt was applied (1 block).");
-    expect(text).toMatch(/2 \| B\n\s+3 \| c\n\s+4 \| D/); // the file as saved, with the person's change
+    expect(text).toMatch(/\n2\|B\n3\|c\n4\|D\n/); // the file as saved, with the person's change
     expect(text).toContain("-d\n+D");
   });
 
