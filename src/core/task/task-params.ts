@@ -11,6 +11,7 @@ import type { RetryOptions } from "./api-request-retrier";
 import type { ChatListener } from "./message-state";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { AgentMode, TaskMode } from "./mode";
+import type { SlashCommands } from "../slash";
 
 /** A task's view of the checkpoint store (core/checkpoints): its commits of the workspace. */
 export interface CheckpointRepository {
@@ -49,6 +50,8 @@ export interface TaskParams {
   mode?: TaskMode;
   /** Reads the rules files and custom instructions (core/context/rules.ts); none: no rules. */
   rules?: () => Promise<LoadedRules>;
+  /** The slash commands the person's messages may start with (core/slash); none: the built-ins and the workspace's workflows. */
+  slash?: SlashCommands;
   listener: ChatListener;
   storage?: TaskStorage;
   /** Opens the task's checkpoints; none, or undefined (they cannot work here, and the person was told), runs without them; a rejection is said in the chat. */
