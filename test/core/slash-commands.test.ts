@@ -11,6 +11,7 @@ import type { AskMessage } from "../../src/shared/messages";
 import { historyProblems } from "../support/history-checks";
 import { approveAll, startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
 import { WORKFLOW_LIMIT_BYTES } from "../../src/core/slash";
+import { serverScript, stdio } from "../mcp/support";
 
 let harness: Harness | undefined;
 const outside: string[] = [];
@@ -152,5 +153,22 @@ describe("commands in replies", () => {
     expect(lastText(h, 2)).toContain('<feedback>\n<explicit_instructions type="newtask">');
     expect(said(h, "user_feedback")).toEqual([replies.followup, replies.completion_result]);
     expect(historyProblems(h.apiHistory())).toEqual([]);
+  });
+});
+
+describe("MCP prompts", () => {
+  it("a connected server's prompts are /mcp:server:prompt commands: fetched with getPrompt, the text typed after one is its first argument", async () => {
+    const h = await open({ mcp: { servers: { everything: stdio(serverScript("server-everything"), "stdio") } }, turns: [DONE, DONE, DONE] });
+    expect((await h.hub!.waitForConnections(15_000)).stillConnecting).toEqual([]);
+    const list = await h.controller.slashCommands(await h.controller.workspaceGuard()).list();
+    expect(list.filter((c) => c.kind === "mcp").map((c) => c.name)).toEqual(expect.arrayContaining(["mcp:everything:simple-prompt", "mcp:everything:args-prompt"]));
+    expect(await h.run("/mcp:everything:simple-prompt and then some")).toBe("completed");
+    expect(firstText(h)).toContain('<task>\n<mcp_prompt server="everything" name="simple-prompt">\nThis is a simple prompt without arguments.\n</mcp_prompt>\n\nand then some\n</task>');
+    expect(await h.run("/mcp:everything:args-prompt Lisbon")).toBe("completed");
+    expect(userTexts(h, 1)[0]).toContain("<mcp_prompt server=\"everything\" name=\"args-prompt\">\nWhat's weather in Lisbon?\n</mcp_prompt>\n</task>");
+    // Its required argument missing: the person is told, and the text goes as typed.
+    expect(await h.run("/mcp:everything:args-prompt")).toBe("completed");
+    expect(userTexts(h, 2)[0]).toContain("<task>\n/mcp:everything:args-prompt\n</task>");
+    expect(said(h, "info").join("\n")).toContain("The MCP prompt /mcp:everything:args-prompt needs the argument(s) city");
   });
 });

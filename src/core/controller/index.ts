@@ -253,7 +253,7 @@ export class Controller {
         return prompt.text;
       },
       rules: () => this.readRules(ignore),
-      slash: this.slashCommands(ignore),
+      slash: this.slashCommands(ignore, hub),
       mcp: hub,
       hooks: this.hooks,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
@@ -451,8 +451,8 @@ export class Controller {
   }
 
   /** The slash commands of this workspace (core/slash), its workflows judged by `guard`. */
-  slashCommands(guard: PathGuard): SlashCommands {
-    return new SlashCommands({ roots: [this.options.host.workspace.root], globalFolder: this.options.workflows?.globalFolder, guard });
+  slashCommands(guard: PathGuard, mcp: McpHub | undefined = this.options.mcp): SlashCommands {
+    return new SlashCommands({ roots: [this.options.host.workspace.root], globalFolder: this.options.workflows?.globalFolder, guard }, mcp);
   }
 
   /** The guard tools are judged by now, for what the panel offers (the @-menu's files). */

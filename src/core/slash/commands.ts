@@ -8,6 +8,7 @@ import { errorText } from "../util/error-text";
 import { BUILTIN_COMMANDS, builtinCommand } from "./builtins";
 import { parseSlashCommand } from "./parse";
 import { findWorkflows, readWorkflow, type WorkflowSources } from "./workflows";
+import { expandPrompt, promptCommands, type PromptServers } from "./mcp-prompts";
 
 export interface ExpandedCommand {
   /** The message as the model gets it: the command's block, then what the person typed after it. */
@@ -17,14 +18,19 @@ export interface ExpandedCommand {
 }
 
 export class SlashCommands {
-  constructor(private readonly sources: WorkflowSources) {}
+  constructor(
+    private readonly sources: WorkflowSources,
+    /** The MCP servers whose prompts are commands too; none: no MCP prompts. */
+    private readonly mcp?: PromptServers,
+  ) {}
 
-  /** Built-ins, then workflows, in the menu's order. */
+  /** Built-ins, then workflows, then MCP prompts, in the menu's order. */
   async list(): Promise<SlashCommandView[]> {
     const builtins = BUILTIN_COMMANDS.map((c): SlashCommandView => ({ name: c.name, description: c.description, kind: "builtin" }));
     const workflows = (await findWorkflows(this.sources)).map((w): SlashCommandView => ({ name: w.name, description: w.label, kind: "workflow" }));
     // A workflow cannot take a built-in's name.
-    return [...builtins, ...workflows.filter((w) => !builtinCommand(w.name))];
+    const prompts = promptCommands(this.mcp).map((p): SlashCommandView => ({ name: p.name, description: p.prompt.description ?? `${p.server}'s prompt`, kind: "mcp" }));
+    return [...builtins, ...workflows.filter((w) => !builtinCommand(w.name)), ...prompts];
   }
 
   /** True when the message is `/compact` alone (it acts rather than tells). */
@@ -33,11 +39,13 @@ export class SlashCommands {
   }
 
   /** The message with its leading command expanded; none when it starts with no command this knows. Never rejects. */
-  async expand(text: string): Promise<ExpandedCommand | undefined> {
+  async expand(text: string, signal?: AbortSignal): Promise<ExpandedCommand | undefined> {
     const typed = parseSlashCommand(text);
     if (!typed) return undefined;
     const builtin = builtinCommand(typed.name);
     if (builtin) return builtin.instructions === undefined ? undefined : { text: joined(block("explicit_instructions", `type="${builtin.name}"`, builtin.instructions), typed.rest) };
+    const prompt = this.mcp && promptCommands(this.mcp).find((p) => p.name === typed.name);
+    if (prompt) return expandPrompt(this.mcp!, prompt, typed.rest, text, signal);
     const workflow = (await findWorkflows(this.sources).catch(() => [])).find((w) => w.name === typed.name);
     if (!workflow) return undefined;
     try {

@@ -31,6 +31,8 @@ export interface McpServers {
   /** Validates `args` against the tool's input schema, applies the server's timeout; throws McpCallError. */
   callTool(server: string, tool: string, args: unknown, options?: CallToolOptions): Promise<McpToolResult>;
   readResource(server: string, uri: string, options?: { signal?: AbortSignal }): Promise<McpResourceResult>;
+  /** A prompt's messages as text (the `/mcp:server:prompt` command). */
+  getPrompt(server: string, prompt: string, args: Record<string, string>, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 export interface TaskParams {
