@@ -156,6 +156,19 @@ describe("commands in replies", () => {
   });
 });
 
+describe("commands in a Plan-mode reply", () => {
+  it("the reply to plan_mode_respond gets its workflow expanded too", async () => {
+    const plan = { text: "<plan_mode_respond>\n<response>PLAN?</response>\n</plan_mode_respond>" };
+    const reply = { text: "<plan_mode_respond>\n<response>OK</response>\n<needs_more_exploration>true</needs_more_exploration>\n</plan_mode_respond>" };
+    let asked = 0;
+    const answer = (ask: AskMessage) => (ask.ask === "plan_mode_respond" && asked++ === 0 ? { type: "message" as const, text: "/checklist first" } : { type: "yes" as const });
+    const h = await open({ settings: { defaultMode: "plan" }, answer, turns: [plan, reply, DONE], files: { ".clinerules/workflows/checklist.md": "CHECKLIST-STEPS" } });
+    await h.start("Plan it");
+    await expect.poll(() => h.server.requests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect(lastText(h, 1)).toContain('<user_message>\n<workflow name="checklist">\nCHECKLIST-STEPS\n</workflow>\n\nfirst\n</user_message>');
+  });
+});
+
 describe("MCP prompts", () => {
   it("a connected server's prompts are /mcp:server:prompt commands: fetched with getPrompt, the text typed after one is its first argument", async () => {
     const h = await open({ mcp: { servers: { everything: stdio(serverScript("server-everything"), "stdio") } }, turns: [DONE, DONE, DONE] });
