@@ -15,3 +15,8 @@ export function defaultRulesFolder(env: NodeJS.ProcessEnv): string {
 export function defaultHooksFolder(env: NodeJS.ProcessEnv): string {
   return join(tandemDataFolder(env), "hooks");
 }
+
+/** The global workflows folder: every .md file in it is a slash command (`/name`) in every workspace. */
+export function defaultWorkflowsFolder(env: NodeJS.ProcessEnv): string {
+  return join(tandemDataFolder(env), "workflows");
+}

@@ -27,7 +27,7 @@ import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
 import { startMcpHub } from "./mcp-servers";
 import { CliPrinter } from "./printer";
 import { findSavedTask, formatTaskList, storageRootFor } from "./saved-tasks";
-import { defaultHooksFolder, defaultRulesFolder } from "./data-folder";
+import { defaultHooksFolder, defaultRulesFolder, defaultWorkflowsFolder } from "./data-folder";
 import { TerminalScreen } from "./terminal-screen";
 
 /** A problem with what the person asked for: reported with exit code 64. */
@@ -134,6 +134,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       defaultMode: cli.mode ?? "act",
     }),
     rules: { globalFolder: defaultRulesFolder(process.env), files: cli.rules },
+    workflows: { globalFolder: defaultWorkflowsFolder(process.env) },
     hooks: { globalFolder: defaultHooksFolder(process.env), trustWorkspace: () => cli.trustWorkspace, trustHint: "Run with --trust-workspace to run them." },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.
     checkpoints: saved.storageRoot ? gitCheckpoints(saved.storageRoot, () => cli.cwd) : undefined,

@@ -157,6 +157,14 @@ export interface RuleFileView {
   readonly cut?: boolean;
 }
 
+/** A slash command the `/` menu offers (core/slash): a built-in, a workflow file, or an MCP server's prompt. */
+export interface SlashCommandView {
+  /** Without the slash. */
+  readonly name: string;
+  readonly description: string;
+  readonly kind: "builtin" | "workflow" | "mcp";
+}
+
 /** The rules files of the workspace and the global folder, and what the reader warned of. */
 export interface RulesView {
   readonly files: readonly RuleFileView[];
@@ -223,7 +231,9 @@ export type ToWebviewMessage =
   /** Something the person must see that belongs to no task (e.g. a settings error). */
   | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string }
   /** The answer to `searchWorkspace` `requestId`: the best matches for its query. */
-  | { readonly type: "workspaceResults"; requestId: number; query: string; results: readonly WorkspaceEntryView[] };
+  | { readonly type: "workspaceResults"; requestId: number; query: string; results: readonly WorkspaceEntryView[] }
+  /** The answer to `slashCommands`: every command the `/` menu may offer now, in its order. */
+  | { readonly type: "slashCommands"; commands: readonly SlashCommandView[] };
 
 export type FromWebviewMessage =
   | { readonly type: "ready" }
@@ -254,5 +264,7 @@ export type FromWebviewMessage =
   | { readonly type: "mcpElicitationAnswer"; answer: McpElicitationAnswer }
   /** The @-menu's query (what follows the `@`); answered with `workspaceResults` of the same id. */
   | { readonly type: "searchWorkspace"; query: string; requestId: number }
+  /** The `/` menu opened: asks for the commands known now (answered with `slashCommands`). */
+  | { readonly type: "slashCommands" }
   /** The person edited the task's checklist: the whole new list (a refusal comes back as a notice). */
   | { readonly type: "editFocusChain"; items: readonly FocusChainItem[] };

@@ -58,6 +58,8 @@ export interface HarnessOptions {
   respond?: ScriptedModelServerOptions["respond"];
   /** The rules files (ControllerOptions.rules); `globalFolder: true` is `<storage>/rules`. */
   rules?: { globalFolder?: string | true; files?: boolean };
+  /** The workflows (ControllerOptions.workflows); `globalFolder: true` is `<storage>/workflows`. */
+  workflows?: { globalFolder?: string | true };
   /** The hooks (ControllerOptions.hooks); `globalFolder: true` is `<storage>/hooks`. */
   hooks?: Omit<HooksOptions, "globalFolder"> & { globalFolder?: string | true };
   /** The OS sandbox commands (and workspace hooks) run in; the caller disposes it. */
@@ -146,6 +148,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     mcpConnectWaitMs: options.mcp?.waitMs,
     sandbox: options.sandbox,
     hooks: options.hooks && { ...options.hooks, globalFolder: options.hooks.globalFolder === true ? join(storage, "hooks") : options.hooks.globalFolder },
+    workflows: options.workflows && { globalFolder: options.workflows.globalFolder === true ? join(storage, "workflows") : options.workflows.globalFolder },
     rules: options.rules && { ...options.rules, globalFolder: options.rules.globalFolder === true ? join(storage, "rules") : options.rules.globalFolder },
     listener: {
       onMessageAdded: (m) => seen(m, true),

@@ -26,6 +26,8 @@ import { MCP_TOOL_NAMES, TOOLS } from "../task/tools/registry";
 import type { ToolDefinition } from "../task/tools/types";
 import type { SettingsSource } from "./settings-source";
 import { WorkspaceHooks, type HooksOptions } from "../hooks";
+import { SlashCommands } from "../slash";
+import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
 import { TaskMode, toolsForMode, type AgentMode } from "../task/mode";
 import { ModeApiHandler } from "./mode-api";
@@ -71,6 +73,8 @@ export interface ControllerOptions {
    * false reads none (the CLI's --no-rules). The custom instructions setting applies either way.
    */
   rules?: { readonly globalFolder?: string; readonly files?: boolean };
+  /** The workflows (core/slash): `globalFolder` is `<Tandem storage>/workflows/`; the workspace's are always read. */
+  workflows?: { readonly globalFolder?: string };
   /** The hooks (core/hooks): the global folder (`<Tandem storage>/hooks/`) and how a workspace's are trusted. */
   hooks?: HooksOptions;
   partialUpdateIntervalMs?: number;
@@ -249,6 +253,7 @@ export class Controller {
         return prompt.text;
       },
       rules: () => this.readRules(ignore),
+      slash: this.slashCommands(ignore, hub),
       mcp: hub,
       hooks: this.hooks,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
@@ -443,6 +448,11 @@ export class Controller {
         customInstructions: settings.customInstructions,
       });
     return guard ? read(guard) : this.ignoreController().then(read);
+  }
+
+  /** The slash commands of this workspace (core/slash), its workflows judged by `guard`. */
+  slashCommands(guard: PathGuard, mcp: McpHub | undefined = this.options.mcp): SlashCommands {
+    return new SlashCommands({ roots: [this.options.host.workspace.root], globalFolder: this.options.workflows?.globalFolder, guard }, mcp);
   }
 
   /** The guard tools are judged by now, for what the panel offers (the @-menu's files). */

@@ -97,6 +97,7 @@ export class WebviewSession implements ControllerListener {
       checkpoints: deps.checkpoints,
       mcp: deps.mcp,
       rules: { globalFolder: join(deps.storageRoot, "rules") },
+      workflows: { globalFolder: join(deps.storageRoot, "workflows") },
       hooks: { globalFolder: join(deps.storageRoot, "hooks"), ...deps.hooks },
       ...deps.controllerOptions,
     });
@@ -165,6 +166,8 @@ export class WebviewSession implements ControllerListener {
         return this.mcpPanel?.answer(message.answer);
       case "searchWorkspace":
         return this.searchWorkspace(message.query, message.requestId);
+      case "slashCommands":
+        return this.deps.post({ type: "slashCommands", commands: await this.controller.slashCommands(await this.controller.workspaceGuard()).list() });
       case "editFocusChain":
         return this.controller.editFocusChain(message.items);
     }

@@ -185,6 +185,13 @@ export class McpHub implements DisposableLike {
     return normaliseResourceResult(raw, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
   }
 
+  /** A server's prompt (the `/mcp:server:prompt` command), its messages' text joined; throws McpCallError. */
+  async getPrompt(server: string, prompt: string, args: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<string> {
+    const entry = this.connected(server);
+    const raw = await entry.connection.getPrompt(prompt, args, { ...options, timeoutMs: entry.config.timeoutSeconds * 1000 });
+    return promptText(raw);
+  }
+
   /** "Always allow" for one tool, written to the `autoApprove` list in the server's own file. */
   setToolAutoApprove(server: string, tool: string, allow: boolean): Promise<void> {
     return this.edit(server, { kind: "autoApprove", tool, allow });
@@ -421,4 +428,16 @@ function trustRequest(file: string, servers: ReadonlyMap<string, McpServerConfig
     .update(JSON.stringify([...servers].map(([name, c]) => [name, launchKey(c)])))
     .digest("hex");
   return { file, servers: list, fingerprint };
+}
+
+/** The text of a prompt's messages (images and embedded resources are named, not sent). */
+function promptText(raw: Record<string, unknown>): string {
+  const messages = Array.isArray(raw.messages) ? (raw.messages as { content?: { type?: string; text?: unknown; resource?: { text?: unknown; uri?: unknown } } }[]) : [];
+  return messages
+    .map(({ content }) => {
+      if (content?.type === "text" && typeof content.text === "string") return content.text;
+      if (content?.type === "resource" && typeof content.resource?.text === "string") return content.resource.text;
+      return `[${String(content?.type ?? "unknown")} content not included]`;
+    })
+    .join("\n\n");
 }

@@ -143,6 +143,10 @@ export class ServerConnection {
     return this.request(options.signal, (client) => client.readResource({ uri }, { signal: options.signal, timeout: options.timeoutMs }));
   }
 
+  async getPrompt(name: string, args: Record<string, string>, options: { signal?: AbortSignal; timeoutMs: number }): Promise<Record<string, unknown>> {
+    return this.request(options.signal, (client) => client.getPrompt({ name, arguments: args }, { signal: options.signal, timeout: options.timeoutMs }));
+  }
+
   /** Tells the server the workspace folders changed (it asks for them again). */
   async rootsChanged(): Promise<void> {
     await this.client?.sendRootsListChanged().catch(() => {});

@@ -29,6 +29,7 @@ import { RulesInLoop } from "./rules-in-loop";
 import { WorkspaceHooks, type HooksInLoop } from "../hooks";
 import { EnvironmentInLoop, supersededDetails } from "./environment-in-loop";
 import { MentionExpander } from "../context/mentions";
+import { PersonText, SlashCommands } from "../slash";
 import { FocusChain } from "./focus-chain";
 import { withTaskProgressParam, withTaskProgressSpec } from "./focus-chain-prompt";
 import { ContextInLoop } from "./context-in-loop";
@@ -74,6 +75,8 @@ export class Task {
   private readonly environment: EnvironmentInLoop;
   /** The person's @-mentions, expanded for the model wherever their text reaches it. */
   private readonly mentions: MentionExpander;
+  /** The person's text for the model: a leading slash command expanded, then the mentions. */
+  private readonly personText: PersonText;
   private readonly focusChain: FocusChain;
   private readonly context: ContextInLoop;
   /** Plan or Act (task/mode.ts): the Controller switches it; it is saved with the task. */
@@ -125,13 +128,15 @@ export class Task {
       mcp: params.mcp,
       aliasCall: (call) => this.mcp.aliasCall(call),
       hooks: this.hooks,
-      withMentions: (text) => this.mentions.withMentions(text),
+      withMentions: (text) => this.personText.forModel(text),
       focusChain: this.focusChain,
       reads: this.context.reads,
       mode: () => this.mode.current,
     });
     const fetchUrl = (url: string) => this.toolExecutor.callTool("web_fetch", { url });
     this.mentions = new MentionExpander({ cwd: params.host.workspace.root, guard: ignore, host: params.host, signal, fetchUrl });
+    const slash = params.slash ?? new SlashCommands({ roots: [params.host.workspace.root], guard: ignore });
+    this.personText = new PersonText(slash, this.mentions, (text) => this.say("info", text));
     this.presenter = new AnswerPresenter({
       state: this.state,
       messages: this.messages,
@@ -179,8 +184,9 @@ export class Task {
     this.startCheckpoints();
     const stopped = await this.hooks.taskStart(text, images.length);
     if (stopped !== undefined) return this.stoppedByHook(stopped);
+    if (SlashCommands.isCompact(text) && images.length === 0) return this.nothingToCompact();
     const mentioned = (await this.mentions.blocks(text)).map((block) => ({ type: "text" as const, text: block }));
-    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${text}\n</task>` }, ...mentioned, ...images.map(imageBlockFromDataUrl)];
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${await this.personText.expanded(text)}\n</task>` }, ...mentioned, ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
 
@@ -195,7 +201,7 @@ export class Task {
     await this.focusChain.restore(reopened.chat);
     void this.mode.save();
     this.startCheckpoints();
-    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.mentions.withMentions(text) });
+    const next = await askToGoOn(reopened, { ...this.retrierDeps, isAborted: () => this.state.abort, withMentions: (text) => this.personText.forModel(text) });
     if (Array.isArray(next)) {
       const last = this.messages.lastMessage;
       const stopped = await this.hooks.taskResume(last?.type === "say" && last.say === "user_feedback" ? (last.text ?? "") : "", options.completed === true);
@@ -204,6 +210,14 @@ export class Task {
     await this.messages.flush();
     this.result = next;
     return next;
+  }
+
+  /** `/compact` as a new task's first message: there is no conversation to condense, and no request is made. */
+  private async nothingToCompact(): Promise<TaskOutcome> {
+    await this.say("error", "There is nothing to condense: /compact condenses a task's conversation, and this task has none yet. Start a task, then type /compact as a reply.");
+    await this.messages.flush();
+    this.result = "aborted";
+    return this.result;
   }
 
   /** A TaskStart, TaskResume or UserPromptSubmit hook cancelled before any request: the task ends, said why. */
@@ -304,7 +318,7 @@ export class Task {
   /** A request, its answer presented and its tools run; the checkpoint saved before the next round. */
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.state.abort) return ended("aborted");
-    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.mentions.withMentions(text) });
+    const limit = await checkMistakeLimit({ ...this.retrierDeps, state: this.state, settings: this.params.settings, withMentions: (text) => this.personText.forModel(text) });
     if (limit && !Array.isArray(limit)) return limit;
     const checklistNews = await this.focusChain.beforeRequest();
     const switched = this.mode.takeSwitchNote();

@@ -11,6 +11,7 @@ import type { RetryOptions } from "./api-request-retrier";
 import type { ChatListener } from "./message-state";
 import type { PathGuard, ToolDefinition } from "./tools/types";
 import type { AgentMode, TaskMode } from "./mode";
+import type { SlashCommands } from "../slash";
 
 /** A task's view of the checkpoint store (core/checkpoints): its commits of the workspace. */
 export interface CheckpointRepository {
@@ -30,6 +31,8 @@ export interface McpServers {
   /** Validates `args` against the tool's input schema, applies the server's timeout; throws McpCallError. */
   callTool(server: string, tool: string, args: unknown, options?: CallToolOptions): Promise<McpToolResult>;
   readResource(server: string, uri: string, options?: { signal?: AbortSignal }): Promise<McpResourceResult>;
+  /** A prompt's messages as text (the `/mcp:server:prompt` command). */
+  getPrompt(server: string, prompt: string, args: Record<string, string>, options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 export interface TaskParams {
@@ -49,6 +52,8 @@ export interface TaskParams {
   mode?: TaskMode;
   /** Reads the rules files and custom instructions (core/context/rules.ts); none: no rules. */
   rules?: () => Promise<LoadedRules>;
+  /** The slash commands the person's messages may start with (core/slash); none: the built-ins and the workspace's workflows. */
+  slash?: SlashCommands;
   listener: ChatListener;
   storage?: TaskStorage;
   /** Opens the task's checkpoints; none, or undefined (they cannot work here, and the person was told), runs without them; a rejection is said in the chat. */

@@ -25,6 +25,7 @@ const KNOWN_TYPES: Readonly<Record<FromWebviewMessage["type"], true>> = {
   mcpAction: true,
   mcpElicitationAnswer: true,
   searchWorkspace: true,
+  slashCommands: true,
   editFocusChain: true,
 };
 

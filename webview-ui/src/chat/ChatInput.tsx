@@ -4,6 +4,8 @@ import { AttachedImages } from "./AttachedImages";
 import { imageFilesOf, MAX_IMAGES, readImageFiles } from "./read-images";
 import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu } from "./use-mention-menu";
+import { SlashMenu } from "./SlashMenu";
+import { useSlashMenu } from "./use-slash-menu";
 
 interface ChatInputProps {
   draft: string;
@@ -17,13 +19,15 @@ interface ChatInputProps {
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, images come in by paste or drop. A
  * plain textarea (styled as VS Code's input) because paste, drop and IME composition need the real
- * element, not one inside a shadow root. Typing `@` opens the mention menu (use-mention-menu.ts).
+ * element, not one inside a shadow root. Typing `@` opens the mention menu (use-mention-menu.ts), a
+ * leading `/` the slash command menu (use-slash-menu.ts).
  */
 export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend, placeholder }: ChatInputProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [problems, setProblems] = useState<string[]>([]);
   useInputRequests(textarea, { draft, onDraftChange, onImagesChange });
   const mentions = useMentionMenu(textarea, draft, onDraftChange);
+  const slash = useSlashMenu(textarea, draft, onDraftChange);
 
   const addFiles = async (files: File[]) => {
     const result = await readImageFiles(files, MAX_IMAGES - images.length);
@@ -43,7 +47,7 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
     void addFiles(files);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mentions.onKeyDown(event)) return event.preventDefault();
+    if (slash.onKeyDown(event) || mentions.onKeyDown(event)) return event.preventDefault();
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     onSend();
@@ -59,6 +63,7 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
           ))}
         </div>
       )}
+      {slash.open && <SlashMenu items={slash.items} selected={slash.selected} onPick={slash.pick} onHover={slash.select} />}
       {mentions.open && <MentionMenu items={mentions.items} selected={mentions.selected} onPick={mentions.pick} onHover={mentions.select} />}
       <textarea
         ref={textarea}
@@ -69,9 +74,13 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
         placeholder={placeholder}
         onChange={(event) => {
           mentions.onCaret(event.target.selectionStart);
+          slash.onCaret(event.target.selectionStart);
           onDraftChange(event.target.value);
         }}
-        onSelect={(event) => mentions.onCaret(event.currentTarget.selectionStart)}
+        onSelect={(event) => {
+          mentions.onCaret(event.currentTarget.selectionStart);
+          slash.onCaret(event.currentTarget.selectionStart);
+        }}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />

@@ -1,12 +1,14 @@
 /**
  * The @-menu's state for the input box: it opens while the caret is in an `@…`, asks the host for
  * matching files and folders as the query changes (one request per change; the host answers
- * from its kept index), and handles the keys: up and down move, Enter or Tab picks, Escape closes
- * it until the next `@`. Picking puts the mention in the text and the caret after it.
+ * from its kept index), and handles the keys (menu-keys.ts, shared with the `/` menu): up and down
+ * move, Enter or Tab picks, Escape closes it until the next `@`. Picking puts the mention in the
+ * text and the caret after it.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { WorkspaceEntryView } from "../../../src/shared/protocol";
 import { useExtensionState, usePost } from "../use-extension-state";
+import { menuKeyOf } from "./menu-keys";
 import { insertMention, mentionQueryAt, menuItems, searchTextOf, type MenuItem } from "./mention-query";
 
 export interface MentionMenu {
@@ -67,23 +69,12 @@ export function useMentionMenu(textarea: RefObject<HTMLTextAreaElement | null>, 
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
-    if (!active || event.nativeEvent.isComposing) return false;
-    if (event.key === "Escape") {
-      setClosedAt(mention.start);
-      return true;
-    }
-    if (!open) return false;
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      const step = event.key === "ArrowDown" ? 1 : -1;
-      setSelected((index + step + items.length) % items.length);
-      return true;
-    }
-    if ((event.key === "Enter" && !event.shiftKey) || event.key === "Tab") {
-      const item = items[index];
-      if (item) pick(item);
-      return true;
-    }
-    return false;
+    if (!active) return false;
+    const key = menuKeyOf(event, index, items.length);
+    if (key?.kind === "close") setClosedAt(mention.start);
+    else if (key?.kind === "move") setSelected(key.index);
+    else if (key?.kind === "pick" && items[index]) pick(items[index]);
+    return key !== undefined;
   };
 
   return { items, selected: index, open, pick, select: setSelected, onKeyDown, onCaret: setCaret };

@@ -14,6 +14,7 @@ import type {
   PanelView,
   TaskSummary,
   RulesView,
+  SlashCommandView,
   ToWebviewMessage,
   WebviewSettings,
 } from "../../../src/shared/protocol";
@@ -48,6 +49,8 @@ export interface PanelState {
   readonly rules: RulesView | undefined;
   /** The host's latest answer to the @-menu's workspace search. */
   readonly workspaceResults: Omit<Extract<ToWebviewMessage, { type: "workspaceResults" }>, "type"> | undefined;
+  /** The slash commands as the host last listed them (for the `/` menu); undefined until asked and answered. */
+  readonly slashCommands: readonly SlashCommandView[] | undefined;
   /** The MCP servers as the host last said, and the forms servers asked to show. */
   readonly mcp: McpPanelState;
   /** Plan or Act, as the host says: the task's mode, or the next task's. */
@@ -76,6 +79,7 @@ const INITIAL: PanelState = {
   checkpointStoreBytes: undefined,
   rules: undefined,
   workspaceResults: undefined,
+  slashCommands: undefined,
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
   mode: "act",
   view: "chat",
@@ -199,6 +203,9 @@ export class ExtensionStore {
         return;
       case "rules":
         this.patch({ rules: message.rules });
+        return;
+      case "slashCommands":
+        this.patch({ slashCommands: message.commands });
         return;
       case "mcpServersChanged":
         this.applyMcpServers(message);

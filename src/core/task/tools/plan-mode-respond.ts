@@ -43,5 +43,5 @@ async function askAboutPlan(response: string, options: readonly string[], ctx: T
   const replied = Boolean(answer.text?.trim() || answer.images?.length);
   if (answer.type === "yes" && !replied) return { kind: "task_completed" };
   if (replied) await ctx.say("user_feedback", answer.text, { images: answer.images });
-  return { kind: "ok", content: formatResponse.toolResult(`<user_message>\n${answer.text ?? ""}\n</user_message>`, answer.images) };
+  return { kind: "ok", content: formatResponse.toolResult(`<user_message>\n${(await ctx.withMentions(answer.text)) ?? ""}\n</user_message>`, answer.images) };
 }
