@@ -3,49 +3,28 @@
  * WebviewSession, the Controller and the Task, into the next request; a bad one comes back as a
  * notice; and a reloaded panel (the webview's own store, fed the posted messages) shows the list.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MemorySecretStore, MemorySettingsStore } from "../../src/core/controller/stores";
-import { WebviewSession } from "../../src/core/controller/webview-session";
-import { NodeHost } from "../../src/host/node/node-host";
+import type { WebviewSession } from "../../src/core/controller/webview-session";
 import type { ToWebviewMessage } from "../../src/shared/protocol";
-import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
 import { ExtensionStore } from "../../webview-ui/src/state/extension-store";
 import { goOn } from "../support/go-on";
-import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
+import type { ScriptedModelServer } from "../support/scripted-model-server";
+import { openSession, type SessionHarness } from "../support/session-harness";
 
+let harness: SessionHarness;
 let server: ScriptedModelServer;
 let workspace: string;
-let storage: string;
 let posted: ToWebviewMessage[];
 let session: WebviewSession;
 
 beforeEach(async () => {
-  server = await startScriptedModelServer();
-  workspace = await mkdtemp(join(tmpdir(), "tandem-focus-ws-"));
-  storage = await mkdtemp(join(tmpdir(), "tandem-focus-store-"));
-  posted = [];
-  const secrets = new MemorySecretStore();
-  await secrets.setApiKey("anthropic", "test-key");
-  session = new WebviewSession({
-    post: (message) => posted.push(structuredClone(message)),
-    host: new NodeHost(workspace),
-    settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "anthropic", baseUrl: server.anthropicBaseUrl, modelId: "claude-sonnet-4-6" }),
-    secrets,
-    storageRoot: storage,
-    openFile: async () => {},
-    controllerOptions: { retry: { baseDelayMs: 5, maxDelayMs: 10 }, partialUpdateIntervalMs: 5 },
-  });
+  harness = await openSession({ name: "focus" });
+  ({ server, workspace, posted, session } = harness);
 });
 
-afterEach(async () => {
-  await session.dispose();
-  await server.close();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(storage, { recursive: true, force: true });
-});
+afterEach(() => harness.dispose());
 
 async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

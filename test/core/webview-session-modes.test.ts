@@ -3,48 +3,27 @@
  * Task, the real SDK and the scripted model server. The switch before a task sets the task's mode;
  * the switch while the plan waits carries it on into Act, where the refused edit now runs.
  */
-import { access, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MemorySecretStore, MemorySettingsStore } from "../../src/core/controller/stores";
-import { WebviewSession } from "../../src/core/controller/webview-session";
-import { NodeHost } from "../../src/host/node/node-host";
+import type { WebviewSession } from "../../src/core/controller/webview-session";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
-import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
 import type { RecordedRequest } from "../support/script";
-import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
+import type { ScriptedModelServer } from "../support/scripted-model-server";
+import { openSession, type SessionHarness } from "../support/session-harness";
 
+let harness: SessionHarness;
 let server: ScriptedModelServer;
 let workspace: string;
-let storage: string;
 let posted: ToWebviewMessage[];
 let session: WebviewSession;
 
 beforeEach(async () => {
-  server = await startScriptedModelServer();
-  workspace = await mkdtemp(join(tmpdir(), "tandem-modes-ws-"));
-  storage = await mkdtemp(join(tmpdir(), "tandem-modes-store-"));
-  posted = [];
-  const secrets = new MemorySecretStore();
-  await secrets.setApiKey("anthropic", "test-key");
-  session = new WebviewSession({
-    post: (message) => posted.push(structuredClone(message)),
-    host: new NodeHost(workspace),
-    settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS, yolo: true }, { provider: "anthropic", baseUrl: server.anthropicBaseUrl, modelId: "claude-sonnet-5-5" }),
-    secrets,
-    storageRoot: storage,
-    openFile: async () => {},
-    controllerOptions: { retry: { baseDelayMs: 5, maxDelayMs: 10 }, partialUpdateIntervalMs: 5 },
-  });
+  harness = await openSession({ name: "modes", agent: { yolo: true }, modelId: "claude-sonnet-5-5" });
+  ({ server, workspace, posted, session } = harness);
 });
 
-afterEach(async () => {
-  await session.dispose();
-  await server.close();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(storage, { recursive: true, force: true });
-});
+afterEach(() => harness.dispose());
 
 const send = (message: FromWebviewMessage) => session.handle(message);
 const ofType = <T extends ToWebviewMessage["type"]>(type: T) => posted.filter((m): m is Extract<ToWebviewMessage, { type: T }> => m.type === type);
@@ -102,7 +81,7 @@ describe("the Plan/Act switch in the panel", () => {
     const id = session.controller.currentTask?.taskId ?? "";
     await send({ type: "clearTask" });
     await send({ type: "setMode", mode: "act" });
-    posted = [];
+    posted.length = 0;
     await send({ type: "resumeTask", id });
     expect(ofType("modeChanged").map((m) => m.mode)).toEqual(["plan"]);
     expect(session.controller.mode).toBe("plan");
