@@ -2,45 +2,29 @@
  * The @-menu's request through the panel's session, without an editor: `searchWorkspace` is
  * answered with `workspaceResults` of the same id, ignore rules applied; bad input is a notice.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { MemorySecretStore, MemorySettingsStore } from "../../src/core/controller/stores";
-import { WebviewSession } from "../../src/core/controller/webview-session";
-import { NodeHost } from "../../src/host/node/node-host";
+import type { WebviewSession } from "../../src/core/controller/webview-session";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
-import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+import { openSession, type SessionHarness } from "../support/session-harness";
 
-let workspace: string;
-let storage: string;
+let harness: SessionHarness;
 let posted: ToWebviewMessage[];
 let session: WebviewSession;
 
 beforeEach(async () => {
-  workspace = await mkdtemp(join(tmpdir(), "tandem-search-ws-"));
-  storage = await mkdtemp(join(tmpdir(), "tandem-search-store-"));
+  harness = await openSession({ name: "search" });
+  const { workspace } = harness;
+  ({ posted, session } = harness);
   await mkdir(join(workspace, "src"));
   await writeFile(join(workspace, "src", "app.ts"), "");
   await writeFile(join(workspace, "src", "secret.pem"), "KEY");
   await writeFile(join(workspace, "src", "skip.ts"), "");
   await writeFile(join(workspace, ".tandemignore"), "src/skip.ts\n");
-  posted = [];
-  session = new WebviewSession({
-    post: (message) => posted.push(structuredClone(message)),
-    host: new NodeHost(workspace),
-    settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "anthropic", modelId: "claude-sonnet-4-6" }),
-    secrets: new MemorySecretStore(),
-    storageRoot: storage,
-    openFile: async () => {},
-  });
 });
 
-afterEach(async () => {
-  await session.dispose();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(storage, { recursive: true, force: true });
-});
+afterEach(() => harness.dispose());
 
 it("answers a search with the matches under its id, ignored and secret files left out", async () => {
   await session.handle({ type: "searchWorkspace", query: "src", requestId: 7 });

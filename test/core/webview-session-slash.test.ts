@@ -3,18 +3,14 @@
  * answered with the built-ins, then the workspace's and the global folder's workflows (at
  * `<storage>/workflows/`), ignored ones left out.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { MemorySecretStore, MemorySettingsStore } from "../../src/core/controller/stores";
-import { WebviewSession } from "../../src/core/controller/webview-session";
-import { NodeHost } from "../../src/host/node/node-host";
+import type { WebviewSession } from "../../src/core/controller/webview-session";
 import type { ToWebviewMessage } from "../../src/shared/protocol";
-import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
+import { openSession, type SessionHarness } from "../support/session-harness";
 
-let workspace: string;
-let storage: string;
+let harness: SessionHarness;
 let posted: ToWebviewMessage[];
 let session: WebviewSession;
 
@@ -24,28 +20,16 @@ async function put(root: string, name: string, text: string): Promise<void> {
 }
 
 beforeEach(async () => {
-  workspace = await mkdtemp(join(tmpdir(), "tandem-slash-ws-"));
-  storage = await mkdtemp(join(tmpdir(), "tandem-slash-store-"));
+  harness = await openSession({ name: "slash" });
+  const { workspace, storage } = harness;
+  ({ posted, session } = harness);
   await put(workspace, ".clinerules/workflows/release.md", "Cut the release.");
   await put(workspace, ".clinerules/workflows/hidden.md", "Not offered.");
   await put(workspace, ".tandemignore", ".clinerules/workflows/hidden.md\n");
   await put(storage, "workflows/standup.md", "Write the standup.");
-  posted = [];
-  session = new WebviewSession({
-    post: (message) => posted.push(structuredClone(message)),
-    host: new NodeHost(workspace),
-    settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "anthropic", modelId: "claude-sonnet-4-6" }),
-    secrets: new MemorySecretStore(),
-    storageRoot: storage,
-    openFile: async () => {},
-  });
 });
 
-afterEach(async () => {
-  await session.dispose();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(storage, { recursive: true, force: true });
-});
+afterEach(() => harness.dispose());
 
 it("answers with the built-ins, then the workspace's and the global workflows, the ignored one left out", async () => {
   await session.handle({ type: "slashCommands" });
