@@ -11,7 +11,7 @@ import type { ToWebviewMessage } from "../../src/shared/protocol";
 import { ExtensionStore } from "../../webview-ui/src/state/extension-store";
 import { goOn } from "../support/go-on";
 import type { ScriptedModelServer } from "../support/scripted-model-server";
-import { openSession, type SessionHarness } from "../support/session-harness";
+import { openSession, until, type SessionHarness } from "../support/session-harness";
 
 let harness: SessionHarness;
 let server: ScriptedModelServer;
@@ -26,13 +26,6 @@ beforeEach(async () => {
 
 afterEach(() => harness.dispose());
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe("editing the checklist from the panel", () => {
   it("reaches the next request, is refused with a notice when it does not fit, and a reloaded panel shows it", async () => {

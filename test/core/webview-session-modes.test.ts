@@ -10,7 +10,7 @@ import type { WebviewSession } from "../../src/core/controller/webview-session";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
 import type { RecordedRequest } from "../support/script";
 import type { ScriptedModelServer } from "../support/scripted-model-server";
-import { openSession, type SessionHarness } from "../support/session-harness";
+import { openSession, until, type SessionHarness } from "../support/session-harness";
 
 let harness: SessionHarness;
 let server: ScriptedModelServer;
@@ -32,13 +32,6 @@ const writeJs = call("write_to_file", { path: "app.js", content: "\nconsole.log(
 const lastUserText = (request: RecordedRequest | undefined) => JSON.stringify((request?.body.messages as unknown[] | undefined)?.at(-1) ?? "");
 const systemPrompt = (request: RecordedRequest | undefined) => JSON.stringify(request?.body.system ?? "");
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe("the Plan/Act switch in the panel", () => {
   it("before a task sets the task's mode; while the plan waits, switching to Act carries it on and the refused edit runs", async () => {

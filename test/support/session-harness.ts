@@ -52,3 +52,12 @@ export async function openSession(options: { name: string; agent?: Partial<Agent
     },
   };
 }
+
+/** Waits until `condition` holds (the session works on later turns of the event loop). */
+export async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import { Markdown } from "./Markdown";
+import { OptionList } from "./OptionList";
 import { Row } from "./Row";
 
 /** Plan mode: the model's plan or its question about it; its options become buttons below the list while it waits. */
@@ -7,13 +8,7 @@ export function PlanRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message} icon="lightbulb" title="Tandem's plan">
       <Markdown text={message.text} streaming={message.partial} />
-      {message.options && message.options.length > 0 && (
-        <ul className="followup-options">
-          {message.options.map((option, i) => (
-            <li key={i}>{option}</li>
-          ))}
-        </ul>
-      )}
+      <OptionList options={message.options} />
     </Row>
   );
 }
