@@ -5,48 +5,38 @@
  * A "Keep them off" is remembered too, so reopening the folder does not ask again; the MCP view's
  * Trust button asks anew.
  */
-import type * as vscode from "vscode";
 import type { WorkspaceTrustRequest } from "../../core/mcp";
+import { RememberedTrust, type AskModal, type RememberedAnswer, type TrustMemento } from "./remembered-trust";
+
+export type { AskModal, TrustMemento } from "./remembered-trust";
 
 const KEY = "tandem.mcp.workspaceTrust";
 export const TRUST = "Trust and start";
 export const KEEP_OFF = "Keep them off";
 
-export type TrustMemento = Pick<vscode.Memento, "get" | "update">;
-/** vscode.window.showWarningMessage with `{ modal: true, detail }`, or a test's stand-in. */
-export type AskModal = (message: string, detail: string, ...choices: string[]) => PromiseLike<string | undefined>;
-
-interface Remembered {
-  readonly fingerprint: string;
-  readonly trusted: boolean;
-}
-
 export class McpWorkspaceTrust {
-  private askAgain = false;
+  private readonly trust: RememberedTrust;
 
   constructor(
     private readonly memory: TrustMemento,
-    private readonly ask: AskModal,
-  ) {}
+    ask: AskModal,
+  ) {
+    this.trust = new RememberedTrust(ask, { trust: TRUST, keepOff: KEEP_OFF });
+  }
 
   /** The hub's `trustWorkspace`. */
-  readonly decide = async (request: WorkspaceTrustRequest): Promise<boolean> => {
-    const remembered = this.memory.get<Remembered>(KEY);
-    const explicit = this.askAgain;
-    this.askAgain = false;
-    if (remembered?.fingerprint === request.fingerprint && (remembered.trusted || !explicit)) return remembered.trusted;
-    // The safe answer first: it is the one Enter picks.
-    const answer = await this.ask(question(request), detail(request), KEEP_OFF, TRUST);
-    // Dismissing the modal decides nothing: the next start asks again.
-    if (answer === undefined) return false;
-    const trusted = answer === TRUST;
-    await this.memory.update(KEY, { fingerprint: request.fingerprint, trusted } satisfies Remembered);
-    return trusted;
-  };
+  readonly decide = (request: WorkspaceTrustRequest): Promise<boolean> =>
+    this.trust.decide({
+      fingerprint: request.fingerprint,
+      remembered: this.memory.get<RememberedAnswer>(KEY),
+      message: question(request),
+      detail: detail(request),
+      remember: (answer) => this.memory.update(KEY, answer),
+    });
 
   /** The person pressed Trust in the MCP view: the next question is asked even if they said no before. */
   willAskAgain(): void {
-    this.askAgain = true;
+    this.trust.willAskAgain();
   }
 }
 
