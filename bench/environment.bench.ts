@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { IgnoreController } from "../src/core/ignore/ignore-controller";
-import { EnvironmentInLoop } from "../src/core/task/environment-in-loop";
+import { EnvironmentInLoop } from "../src/core/participants/environment/environment";
 import type { HostBridge, TerminalActivity } from "../src/host/bridge";
 import type { ChatMessage } from "../src/shared/messages";
 

@@ -24,11 +24,11 @@ export async function run(): Promise<void> {
       settings: () => DEFAULT_AGENT_SETTINGS,
       say: async () => undefined,
     });
-    const empty = await timeEach(RUNS * 20, () => hooks.preCompact("bench", 0));
+    const empty = await timeEach(RUNS * 20, () => hooks.run("PreCompact", { reason: "bench", messages: 0 }));
     await executable(path.join(root, ".tandem", "hooks", "PreCompact"), "#!/bin/sh\nexit 0\n");
-    const sh = await timeEach(RUNS, () => hooks.preCompact("bench", 0));
+    const sh = await timeEach(RUNS, () => hooks.run("PreCompact", { reason: "bench", messages: 0 }));
     await executable(path.join(root, ".tandem", "hooks", "PreCompact"), "#!/usr/bin/env node\n");
-    const node = await timeEach(RUNS, () => hooks.preCompact("bench", 0));
+    const node = await timeEach(RUNS, () => hooks.run("PreCompact", { reason: "bench", messages: 0 }));
     const ratio = empty / sh;
     console.log(`Hooks (median of ${RUNS}): a point with no hook ${(empty * 1000).toFixed(0)} µs; one sh hook ${sh.toFixed(1)} ms; one node hook ${node.toFixed(1)} ms`);
     console.log(`  ${ratio <= TARGET_RATIO ? "PASS" : "MISS"} a point with no hook ${ratio.toFixed(3)}x one sh hook's run (target <= ${TARGET_RATIO}x)`);

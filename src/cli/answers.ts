@@ -1,9 +1,12 @@
 /**
  * Answers the task's questions, each exactly once: at the terminal by asking the person, or
- * unattended by a fixed policy. An ask row is announced again when its outcome is recorded (and
- * a tool preview turns into an ask in place), so questions are keyed by their timestamp.
+ * unattended by a fixed policy. What is open is the host's to say (Controller.onDidChangeQuestion,
+ * as the panel hears it): a question is keyed by its id, its row (shown just after it is
+ * announced) gives the words to print, and a question that closes while it is on the terminal
+ * (answered elsewhere, withdrawn, the task cancelled) ends the prompt.
  */
 import type { AskMessage, AskResponse, ChatMessage } from "../shared/messages";
+import type { OpenQuestion } from "../shared/protocol";
 import { askOnTerminal, isResultsCommand } from "./terminal-questions";
 import type { TerminalScreen } from "./terminal-screen";
 
@@ -13,7 +16,9 @@ export interface AnswererOptions {
   readonly yolo: boolean;
   /** `--resume`: the person already said to go on, perhaps with a message. */
   readonly resumeMessage?: string;
-  /** Delivers the answer to the question asked in row `questionId` (the Controller). */
+  /** The row that asks question `id`, once it is shown (the Controller's chat). */
+  row(id: number): AskMessage | undefined;
+  /** Delivers the answer to question `questionId` (the Controller). */
   answer(questionId: number, response: AskResponse): void;
   /** Unattended, a tool or command was refused: the run stops there. */
   onRefused(message: AskMessage): void;
@@ -33,14 +38,26 @@ export class Answerer {
     this.resumeMessage = options.resumeMessage;
   }
 
-  /** Every added or updated chat message passes here. */
+  /** The host's open question changed: a new one is answered (once), none ends what is on the terminal. */
+  questionChanged(question: OpenQuestion | undefined): void {
+    // A withdrawn question's row leaves the chat just after it closes: look once it has.
+    if (!question) return queueMicrotask(() => this.closed());
+    if (this.handled.has(question.id)) return;
+    this.handled.add(question.id);
+    // Announced before its row is shown: the row follows in the same turn.
+    queueMicrotask(() => {
+      const message = this.options.row(question.id);
+      if (message) this.answerQuestion(message);
+      else this.options.note(`tandem: question ${question.id} (${question.kind}) has no row to show; it stays open.`);
+    });
+  }
+
+  /** Which command runs now (the chat's command rows): a result's demo is let go on unattended. */
   seen(message: ChatMessage): void {
     if (message.type === "say" ? message.say === "command" : message.ask === "command") this.resultsCommandRuns = isResultsCommand(message);
-    if (message.type !== "ask" || message.partial) return;
-    // Answered or cancelled elsewhere (Ctrl-C): the prompt is moot.
-    if (message.outcome !== undefined) return this.endPrompt(message.ts);
-    if (this.handled.has(message.ts)) return;
-    this.handled.add(message.ts);
+  }
+
+  private answerQuestion(message: AskMessage): void {
     const answer = (response: AskResponse) => this.options.answer(message.ts, response);
     if (message.ask === "resume_task") return answer(this.takeResumeMessage() ?? { type: "yes" });
     // --plan: the plan was printed; taking it as it is ends the run (carried out later with --resume --act).
@@ -55,11 +72,12 @@ export class Answerer {
     if (response.type === "no" && stopsTheTask(message)) this.options.onRefused(message);
   }
 
-  /** A withdrawn question leaves the chat (a command ended before anyone answered "still running"). */
-  removed(timestamps: readonly number[]): void {
+  /** The open question closed without the terminal's answer: withdrawn (its row is gone), or answered or cancelled elsewhere. */
+  private closed(): void {
     const open = this.open?.message;
-    if (!open || !timestamps.includes(open.ts)) return;
-    this.endPrompt(open.ts, open.ask === "command_output" ? "(The command ended: no need to answer.)" : "(The question was taken back.)");
+    if (!open) return;
+    const withdrawn = this.options.row(open.ts) === undefined;
+    this.endPrompt(open.ts, withdrawn ? (open.ask === "command_output" ? "(The command ended: no need to answer.)" : "(The question was taken back.)") : undefined);
   }
 
   private async askPerson(screen: TerminalScreen, message: AskMessage): Promise<void> {
@@ -68,7 +86,11 @@ export class Answerer {
     try {
       const reply = await askOnTerminal(screen, message, stop.signal);
       if (reply === "wait") this.options.note("Waiting for the command to end (Ctrl-C cancels the task).");
-      else this.options.answer(message.ts, reply);
+      else {
+        // Answered here: its closing is no news for the terminal.
+        this.open = undefined;
+        this.options.answer(message.ts, reply);
+      }
     } catch (error) {
       if (!stop.signal.aborted) throw error;
     } finally {

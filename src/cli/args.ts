@@ -5,7 +5,7 @@ import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS, PROVIDERS, providerChoice
 import { domainProblem } from "../shared/sandbox-domains";
 import { DEFAULT_SANDBOX_SETTINGS, type AgentMode, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
 import { RESTORE_SCOPES, type RestoreScope } from "../shared/checkpoints";
-import { AUTO_APPROVE_SWITCHES, parseAutoApprove } from "./auto-approve";
+import { parseAutoApprove, switchLines } from "./auto-approve";
 import { EXIT_CODE_HELP } from "./exit-codes";
 import type { CliMcp } from "./mcp-servers";
 
@@ -69,7 +69,7 @@ Options:
   --act                         Act mode (the default for a new task; a resumed one keeps its own)
   --yolo                        approve every tool without asking
   --auto-approve LIST           approve these without asking (comma-separated):
-${AUTO_APPROVE_SWITCHES.map((s) => `                                  ${s.name.padEnd(13)} ${s.allows}`).join("\n")}
+${switchLines(" ".repeat(34)).join("\n")}
   --sandbox auto|on|off         run commands in the OS sandbox (bubblewrap, Seatbelt): auto (default)
                                 where the machine has one; on refuses commands where it has none
   --sandbox-network none|allowList|all

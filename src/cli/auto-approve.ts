@@ -1,39 +1,25 @@
 /**
- * `--auto-approve`: the CLI's names for the auto-approval switches of `src/shared/settings.ts`,
- * and what to tell someone whose run was refused something.
+ * `--auto-approve`: reading the CLI's names of the auto-approval switches (the table in
+ * `src/shared/auto-approval.ts`), and what to tell someone whose run was refused something.
  */
 import type { AutoApprovalSettings } from "../shared/settings";
 import { DEFAULT_AUTO_APPROVAL } from "../shared/settings";
+import { AUTO_APPROVAL_SWITCHES, autoApprovalSwitch, type AutoApprovalKey } from "../shared/auto-approval";
 import type { AskMessage } from "../shared/messages";
 import { getTool } from "../core/task/tools/registry";
 
-interface Switch {
-  readonly name: string;
-  readonly key: keyof AutoApprovalSettings;
-  readonly allows: string;
+const cli = (key: AutoApprovalKey) => autoApprovalSwitch(key).cli;
+/** The switches' names and descriptions as a column (--help, the start line). */
+export function switchLines(indent: string, switches = AUTO_APPROVAL_SWITCHES): string[] {
+  return switches.map((s) => `${indent}${s.cli.padEnd(13)} ${s.description}`);
 }
-
-/** A Record, so a switch added to the settings must get a CLI name here. */
-const NAMES: Record<keyof AutoApprovalSettings, Omit<Switch, "key">> = {
-  readFiles: { name: "read", allows: "read files in the workspace (on by default)" },
-  readFilesExternally: { name: "read-outside", allows: "read files outside the workspace" },
-  editFiles: { name: "edit", allows: "create and edit files in the workspace" },
-  editFilesExternally: { name: "edit-outside", allows: "edit files outside the workspace" },
-  executeSafeCommands: { name: "command-safe", allows: "run read-only commands on the allow-list" },
-  executeAllCommands: { name: "command-all", allows: "run any command (the guard still refuses destructive ones)" },
-  useBrowser: { name: "browser", allows: "fetch web pages (web_fetch)" },
-  useMcp: { name: "mcp", allows: "use MCP servers" },
-  runOutsideSandbox: { name: "outside-sandbox", allows: "run commands the model asks to run outside the sandbox" },
-};
-
-export const AUTO_APPROVE_SWITCHES: readonly Switch[] = (Object.keys(NAMES) as (keyof AutoApprovalSettings)[]).map((key) => ({ key, ...NAMES[key] }));
 
 /** `["edit,command-safe", "read-outside"]` → the switches turned on; throws on a name it does not know. */
 export function parseAutoApprove(values: readonly string[]): Partial<AutoApprovalSettings> {
   const on: Partial<AutoApprovalSettings> = {};
   for (const name of values.flatMap((v) => v.split(",")).map((n) => n.trim()).filter(Boolean)) {
-    const found = AUTO_APPROVE_SWITCHES.find((s) => s.name === name);
-    if (!found) throw new Error(`Unknown --auto-approve switch "${name}": use ${AUTO_APPROVE_SWITCHES.map((s) => s.name).join(", ")}.`);
+    const found = AUTO_APPROVAL_SWITCHES.find((s) => s.cli === name);
+    if (!found) throw new Error(`Unknown --auto-approve switch "${name}": use ${AUTO_APPROVAL_SWITCHES.map((s) => s.cli).join(", ")}.`);
     on[found.key] = true;
   }
   return on;
@@ -42,8 +28,8 @@ export function parseAutoApprove(values: readonly string[]): Partial<AutoApprova
 /** Said once at the start of an unattended run without --yolo. */
 export function unattendedNote(on: Partial<AutoApprovalSettings>): string {
   const settings = { ...DEFAULT_AUTO_APPROVAL, ...on };
-  const allowed = AUTO_APPROVE_SWITCHES.filter((s) => settings[s.key]).map((s) => s.name);
-  const more = AUTO_APPROVE_SWITCHES.filter((s) => !settings[s.key]).map((s) => `  ${s.name.padEnd(13)} ${s.allows}`);
+  const allowed = AUTO_APPROVAL_SWITCHES.filter((s) => settings[s.key]).map((s) => s.cli);
+  const more = switchLines("  ", AUTO_APPROVAL_SWITCHES.filter((s) => !settings[s.key]));
   return [
     "tandem: no terminal to ask and no --yolo: whatever needs approval is refused and stops the task (exit code 3).",
     `Approved without asking: ${allowed.join(", ") || "nothing"}. To allow more, add --auto-approve with any of:`,
@@ -57,9 +43,10 @@ export function refusalHint(message: AskMessage, yolo: boolean): string {
   // The guard's own files and ignored or secret ones: no switch helps (the question says why).
   if (message.tool?.alwaysAsks) return `${message.tool.why ?? ""} Tandem always asks about this, even with --yolo; run it at a terminal to answer.`.trim();
   if (yolo) return "Tandem asks about this even with --yolo; run it at a terminal to answer.";
-  if (message.ask === "command") return "Allow it with --auto-approve command-safe (read-only commands) or command-all, or --yolo.";
+  if (message.ask === "command") return `Allow it with --auto-approve ${cli("executeSafeCommands")} (read-only commands) or ${cli("executeAllCommands")}, or --yolo.`;
   const outside = message.tool?.outsideWorkspace === true;
   const category = message.tool ? getTool(message.tool.tool)?.approval : undefined;
-  const name = category === "read" ? (outside ? "read-outside" : "read") : category === "browser" || category === "mcp" ? category : outside ? "edit-outside" : "edit";
-  return `Allow it with --auto-approve ${name}, or --yolo.`;
+  const key: AutoApprovalKey =
+    category === "read" ? (outside ? "readFilesExternally" : "readFiles") : category === "browser" ? "useBrowser" : category === "mcp" ? "useMcp" : outside ? "editFilesExternally" : "editFiles";
+  return `Allow it with --auto-approve ${cli(key)}, or --yolo.`;
 }

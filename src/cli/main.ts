@@ -18,7 +18,7 @@ import { NodeHost } from "../host/node/node-host";
 import { CommandSandbox } from "../core/sandbox/command-sandbox";
 import { McpServerConfiner } from "../core/sandbox/mcp-server-confiner";
 import { describeSandbox } from "../shared/sandbox-status";
-import type { AskMessage, ChatMessage } from "../shared/messages";
+import type { AskMessage } from "../shared/messages";
 import { DEFAULT_AUTO_APPROVAL } from "../shared/settings";
 import { Answerer } from "./answers";
 import { parseCliArgs, USAGE, type CliOptions } from "./args";
@@ -26,8 +26,8 @@ import { refusalHint, unattendedNote } from "./auto-approve";
 import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
 import { startMcpHub } from "./mcp-servers";
 import { CliPrinter } from "./printer";
-import { findSavedTask, formatTaskList, storageRootFor } from "./saved-tasks";
-import { defaultHooksFolder, defaultRulesFolder, defaultWorkflowsFolder } from "./data-folder";
+import { findSavedTask, formatTaskList, privateStorageFor, storageRootFor } from "./saved-tasks";
+import { globalHooksFolder, globalRulesFolder, globalWorkflowsFolder, tandemDataFolder } from "../core/storage/paths";
 import { TerminalScreen } from "./terminal-screen";
 
 /** A problem with what the person asked for: reported with exit code 64. */
@@ -99,6 +99,10 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
     screen,
     yolo: cli.yolo,
     resumeMessage: cli.action.kind === "resume" ? cli.action.message : undefined,
+    row: (id) => {
+      const message = controller.messages.find((m) => m.ts === id);
+      return message?.type === "ask" ? message : undefined;
+    },
     answer: (questionId, response) => controller.answer(questionId, response),
     note,
     onRefused: (message) => {
@@ -108,12 +112,8 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       void controller.cancelTask();
     },
   });
-  const onMessage = (message: ChatMessage) => {
-    printer.show(message);
-    answerer.seen(message);
-  };
   // Before the task, so the start line says how commands will run.
-  const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: saved.storageRoot ? [saved.storageRoot] : [] });
+  const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: privateStorageFor(saved.storageRoot, process.env) });
   note(describeSandbox(await sandbox.ready(), "--sandbox"));
   // Started, not awaited: servers connect while the task starts; each request waits for them at most 10 s.
   const mcp = startMcpHub(cli.mcp, cli.cwd, process.env, note, new McpServerConfiner(sandbox));
@@ -133,21 +133,21 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
       autoCondense: cli.autoCondense,
       defaultMode: cli.mode ?? "act",
     }),
-    rules: { globalFolder: defaultRulesFolder(process.env), files: cli.rules },
-    workflows: { globalFolder: defaultWorkflowsFolder(process.env) },
-    hooks: { globalFolder: defaultHooksFolder(process.env), trustWorkspace: () => cli.trustWorkspace, trustHint: "Run with --trust-workspace to run them." },
+    rules: { globalFolder: globalRulesFolder(tandemDataFolder(process.env)), files: cli.rules },
+    workflows: { globalFolder: globalWorkflowsFolder(tandemDataFolder(process.env)) },
+    hooks: { globalFolder: globalHooksFolder(tandemDataFolder(process.env)), trustWorkspace: () => cli.trustWorkspace, trustHint: "Run with --trust-workspace to run them." },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.
     checkpoints: saved.storageRoot ? gitCheckpoints(saved.storageRoot, () => cli.cwd) : undefined,
     storageRoot: saved.storageRoot,
     history: saved.history,
-    listener: {
-      onMessageAdded: onMessage,
-      onMessageUpdated: onMessage,
-      onMessagesRemoved: (timestamps) => answerer.removed(timestamps),
-      onTaskChanged: () => {},
-      onTaskFinished: () => {},
-    },
   });
+  controller.events.onDidChangeChat((change) => {
+    if (change.kind !== "added" && change.kind !== "updated") return;
+    printer.show(change.message);
+    answerer.seen(change.message);
+  });
+  // As the panel does: the host says which question is open, and the answerer answers that one.
+  controller.events.onDidChangeQuestion((question) => answerer.questionChanged(question));
   const stopInterrupts = onInterrupt(prompt, () => void controller.cancelTask());
 
   try {

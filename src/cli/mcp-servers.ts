@@ -6,8 +6,7 @@
  * Servers with `"sandbox": true` run in the run's command sandbox (`--sandbox`). The hub starts
  * without waiting; each request waits for it at most 10 s.
  */
-import { join } from "node:path";
-import { tandemDataFolder } from "./data-folder";
+import { globalMcpSettingsFile, tandemDataFolder, workspaceMcpFile } from "../core/storage/paths";
 import { McpHub, type McpServerSandbox, type WorkspaceTrustRequest } from "../core/mcp";
 
 export type CliMcp =
@@ -16,7 +15,7 @@ export type CliMcp =
   | { readonly kind: "on"; readonly configFile?: string; readonly trustWorkspace: boolean };
 
 export function defaultMcpConfigFile(env: NodeJS.ProcessEnv): string {
-  return join(tandemDataFolder(env), "tandem_mcp_settings.json");
+  return globalMcpSettingsFile(tandemDataFolder(env));
 }
 
 /** The hub for this run, started (not awaited); undefined with --no-mcp. Problems of the files are said once they are read. */
@@ -24,7 +23,7 @@ export function startMcpHub(mcp: CliMcp, cwd: string, env: NodeJS.ProcessEnv, no
   if (mcp.kind === "none") return undefined;
   const hub = new McpHub({
     globalConfigFile: mcp.configFile ?? defaultMcpConfigFile(env),
-    workspaceConfigFile: join(cwd, ".tandem", "mcp.json"),
+    workspaceConfigFile: workspaceMcpFile(cwd),
     trustWorkspace: (request) => {
       if (!mcp.trustWorkspace) note(untrustedNote(request));
       return mcp.trustWorkspace;

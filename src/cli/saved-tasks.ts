@@ -3,22 +3,28 @@
  * has its own folder under the XDG data home, so `--resume last` and `--list-tasks` see only the
  * tasks of the folder they run in.
  */
-import { createHash } from "node:crypto";
-import { homedir } from "node:os";
-import { basename, join } from "node:path";
+import { relative } from "node:path";
+import { tandemDataFolder, workspaceStorageRoot } from "../core/storage/paths";
 import type { TaskHistory } from "../core/storage/task-history";
 import type { HistoryItem } from "../shared/protocol";
 import type { CliOptions } from "./args";
 
-/** `$XDG_DATA_HOME/tandem/workspaces/<folder name>-<hash of its path>`, else under ~/.local/share. */
+/** `--storage DIR`, none with `--no-storage`, else the workspace's own folder under the data folder. */
 export function storageRootFor(storage: CliOptions["storage"], workspace: string, env: NodeJS.ProcessEnv): string | undefined {
   if (storage.kind === "none") return undefined;
   if (storage.kind === "dir") return storage.dir;
-  const dataHome = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
-  // The hash tells apart folders of the same name; the name lets a person find theirs.
-  const hash = createHash("sha256").update(workspace).digest("hex").slice(0, 12);
-  const name = basename(workspace).replace(/[^\w.-]+/g, "_") || "root";
-  return join(dataHome, "tandem", "workspaces", `${name}-${hash}`);
+  return workspaceStorageRoot(tandemDataFolder(env), workspace);
+}
+
+/**
+ * What sandboxed commands may not read: this run's saved tasks and the whole data folder (every
+ * workspace's tasks, the MCP settings with their servers' keys), wherever XDG_DATA_HOME puts it.
+ */
+export function privateStorageFor(storageRoot: string | undefined, env: NodeJS.ProcessEnv): string[] {
+  const dataFolder = tandemDataFolder(env);
+  // A root inside the data folder is hidden with it (each hidden path costs the sandbox a mount).
+  const inside = storageRoot !== undefined && !relative(dataFolder, storageRoot).startsWith("..");
+  return storageRoot && !inside ? [storageRoot, dataFolder] : [dataFolder];
 }
 
 /** The saved task `wanted` names: "last", a whole id, or the start of exactly one id. */

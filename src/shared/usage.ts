@@ -2,7 +2,8 @@
  * The one definition of a task's token and cost totals, used by the History index (core) and the
  * task header (webview) alike, so both show the same numbers. "Tokens in" is the fresh input only;
  * cache writes and reads are counted apart, as the providers report them (see api/providers).
- * Plain functions, no imports at runtime.
+ * What a request took of the context window (`contextTokens`) is defined here too. Plain
+ * functions, no imports at runtime.
  */
 import type { ApiRequestInfo, ChatMessage } from "./messages";
 
@@ -32,6 +33,14 @@ export function addUsage(totals: UsageTotals, info: ApiRequestInfo | undefined, 
     cacheWrites: totals.cacheWrites + sign * info.cacheWrites,
     cost: totals.cost + sign * info.cost,
   };
+}
+
+/**
+ * What one request took of the context window: every prompt token however billed (fresh, cache
+ * reads, cache writes) and its answer. The context gauge and the decision to condense both use it.
+ */
+export function contextTokens(info: ApiRequestInfo): number {
+  return info.tokensIn + info.cacheReads + info.cacheWrites + info.tokensOut;
 }
 
 /** The totals of a task's chat: the sum over its requests. */

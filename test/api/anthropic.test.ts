@@ -1,13 +1,14 @@
 /**
- * The Anthropic handler driven through the real @anthropic-ai/sdk against the scripted model
- * server: what it yields, what it sends, and how every fault comes out.
+ * What only the Anthropic handler does, through the real @anthropic-ai/sdk against the scripted
+ * model server: thinking signatures and redacted thinking, long-prompt prices, and what it sends.
+ * What every provider does (text, tool calls, usage, faults, abort) is provider-wire.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildApiHandler, type ApiConfiguration } from "../../src/api/index.js";
+import type { ApiConfiguration } from "../../src/api/index.js";
 import type { ApiMessage, ToolSpec } from "../../src/api/types.js";
-import type { FaultTurn } from "../support/script.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
-import { assembleToolCalls, drain, expectApiError, timeToSettle, totalUsage } from "./stream-helpers.js";
+import { providerAdapter } from "./provider-adapters.js";
+import { drain, expectApiError, totalUsage } from "./stream-helpers.js";
 
 let server: ScriptedModelServer;
 
@@ -19,16 +20,8 @@ afterEach(async () => {
   await server.close();
 });
 
-// Claude Sonnet 5.5, the default model. Deliberately changed from claude-sonnet-4-5, which retires on 2026-11-30.
-function handler(overrides: Partial<ApiConfiguration> = {}) {
-  return buildApiHandler({
-    provider: "anthropic",
-    apiKey: "sk-ant-test-key",
-    baseUrl: server.anthropicBaseUrl,
-    modelId: "claude-sonnet-5-5",
-    ...overrides,
-  });
-}
+const ANTHROPIC = providerAdapter("Anthropic");
+const handler = (overrides: Partial<ApiConfiguration> = {}) => ANTHROPIC.handler(server, overrides);
 
 const HELLO: ApiMessage[] = [{ role: "user", content: "hello" }];
 
@@ -39,15 +32,7 @@ function lastBody(): Record<string, unknown> {
 }
 
 describe("Anthropic answers", () => {
-  it("streams text in order and ends normally", async () => {
-    server.enqueue({ text: "Hello from the scripted model.", chunkSize: 3 });
-    const result = await drain(handler().createMessage("be brief", HELLO));
-    expect(result.error).toBeUndefined();
-    expect(result.text).toBe("Hello from the scripted model.");
-    expect(result.chunks.filter((c) => c.type === "text").length).toBeGreaterThan(5);
-  });
-
-  it("yields thinking as reasoning, then its signature, before the text", async () => {
+  it("yields thinking's signature after its reasoning, before the text", async () => {
     server.enqueue({ thinking: { text: "Consider the files first.", signature: "sig-abc123" }, text: "Done." });
     const result = await drain(handler().createMessage("", HELLO));
     expect(result.error).toBeUndefined();
@@ -67,40 +52,6 @@ describe("Anthropic answers", () => {
     expect(redacted).toEqual([{ type: "reasoning", reasoning: "", redactedData: "EmwKAhgBEgy3va3pzix/LafPsn4a" }]);
   });
 
-  it("assembles native tool calls from their fragments, numbered from 0", async () => {
-    const input = { path: "src/app.ts", options: { lines: [1, 40], note: "ünïcödé \"quoted\"" } };
-    server.enqueue({
-      text: "Reading two files.",
-      toolCalls: [
-        { id: "toolu_first", name: "read_file", input },
-        { id: "toolu_second", name: "list_files", input: { path: "." } },
-      ],
-      chunkSize: 4,
-    });
-    const result = await drain(handler().createMessage("", HELLO));
-    expect(result.error).toBeUndefined();
-    const calls = assembleToolCalls(result.chunks);
-    expect(calls.map((c) => [c.id, c.name])).toEqual([
-      ["toolu_first", "read_file"],
-      ["toolu_second", "list_files"],
-    ]);
-    expect(JSON.parse(calls[0]?.arguments ?? "")).toEqual(input);
-    expect(JSON.parse(calls[1]?.arguments ?? "")).toEqual({ path: "." });
-    expect(result.chunks.filter((c) => c.type === "tool_calls").length).toBeGreaterThan(4);
-  });
-
-  it("reports usage with cache tokens and the cost at the model's prices", async () => {
-    server.enqueue({
-      text: "priced",
-      usage: { inputTokens: 1000, outputTokens: 500, cacheWriteTokens: 200, cacheReadTokens: 3000 },
-    });
-    const result = await drain(handler().createMessage("", HELLO));
-    const usage = totalUsage(result.chunks);
-    expect(usage).toMatchObject({ inputTokens: 1000, outputTokens: 500, cacheWriteTokens: 200, cacheReadTokens: 3000 });
-    // Sonnet 5.5: $2 in, $10 out, $2.50 cache write, $0.10 cache read per million.
-    expect(usage.totalCost).toBeCloseTo((1000 * 2 + 500 * 10 + 200 * 2.5 + 3000 * 0.1) / 1e6, 10);
-  });
-
   it("prices a whole Haiku 5.5 answer, output included, at the long-prompt rates once the prompt passes 100K", async () => {
     server.enqueue({ text: "long", usage: { inputTokens: 20_000, outputTokens: 1_000, cacheWriteTokens: 5_000, cacheReadTokens: 90_000 } });
     const usage = totalUsage((await drain(handler({ modelId: "claude-haiku-5-5" }).createMessage("", HELLO))).chunks);
@@ -108,25 +59,6 @@ describe("Anthropic answers", () => {
     server.enqueue({ text: "short", usage: { inputTokens: 20_000, outputTokens: 1_000, cacheReadTokens: 60_000 } });
     const short = totalUsage((await drain(handler({ modelId: "claude-haiku-5-5" }).createMessage("", HELLO))).chunks);
     expect(short.totalCost).toBeCloseTo((20_000 * 0.1 + 1_000 * 0.5 + 60_000 * 0.01) / 1e6, 10);
-  });
-
-  it("ends normally on an empty answer, with nothing but usage", async () => {
-    server.enqueue({ kind: "fault", fault: "empty" });
-    const result = await drain(handler().createMessage("", HELLO));
-    expect(result.error).toBeUndefined();
-    expect(result.chunks.length).toBeGreaterThan(0);
-    expect(result.chunks.every((c) => c.type === "usage" || c.type === "stop")).toBe(true);
-  });
-
-  it.each([
-    ["max_tokens", "max_tokens"],
-    ["end_turn", "end_turn"],
-    ["stop_sequence", "end_turn"],
-    ["refusal", "content_filter"],
-  ] as const)("reports stop_reason %s as the stop reason %s", async (scripted, expected) => {
-    server.enqueue({ text: "cut sho", stopReason: scripted });
-    const result = await drain(handler().createMessage("", HELLO));
-    expect(result.chunks.filter((c) => c.type === "stop")).toEqual([{ type: "stop", reason: expected }]);
   });
 });
 
@@ -258,106 +190,5 @@ describe("what the Anthropic handler sends", () => {
     const error = expectApiError(await drain(handler({ apiKey: undefined }).createMessage("", HELLO)), "auth");
     expect(error.message).toMatch(/API key/);
     expect(server.requests).toHaveLength(0);
-  });
-});
-
-describe("Anthropic faults", () => {
-  const cases: { turn: FaultTurn; kind: string; status?: number }[] = [
-    { turn: { kind: "fault", fault: "server_error" }, kind: "server_error", status: 500 },
-    { turn: { kind: "fault", fault: "overloaded" }, kind: "overloaded", status: 529 },
-    { turn: { kind: "fault", fault: "auth" }, kind: "auth", status: 401 },
-    { turn: { kind: "fault", fault: "bad_request" }, kind: "bad_request", status: 400 },
-    { turn: { kind: "fault", fault: "context_window_exceeded" }, kind: "context_window_exceeded", status: 400 },
-    { turn: { kind: "fault", fault: "error_mid_stream", text: "partial answer" }, kind: "overloaded" },
-    { turn: { kind: "fault", fault: "drop_connection", text: "partial answer" }, kind: "connection_lost" },
-    { turn: { kind: "fault", fault: "truncated", text: "partial answer" }, kind: "truncated" },
-    { turn: { kind: "fault", fault: "stall", text: "partial answer" }, kind: "stalled" },
-  ];
-
-  it.each(cases)("$turn.fault -> $kind, after exactly one request", async ({ turn, kind, status }) => {
-    server.enqueue(turn, { text: "a retry would get this" });
-    const result = await drain(handler({ streamIdleTimeoutMs: 300 }).createMessage("", HELLO));
-    const error = expectApiError(result, kind as never);
-    expect(error.status).toBe(status);
-    if (status !== undefined) expect(error.requestId).toMatch(/^req_/);
-    // A dropped socket may take its last unread bytes with it, so only a prefix is certain.
-    if (turn.text) expect(turn.text.startsWith(result.text)).toBe(true);
-    if (turn.text && turn.fault !== "drop_connection") expect(result.text).toBe(turn.text);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("rate_limit -> rate_limited with the server's retry-after, after exactly one request", async () => {
-    server.enqueue({ kind: "fault", fault: "rate_limit", retryAfter: 7 }, { text: "a retry would get this" });
-    const error = expectApiError(await drain(handler().createMessage("", HELLO)), "rate_limited");
-    expect(error.status).toBe(429);
-    expect(error.retryAfterSeconds).toBe(7);
-    expect(error.retryable).toBe(true);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("a refused connection -> connection_lost", async () => {
-    const url = server.anthropicBaseUrl;
-    await server.close();
-    const result = await drain(handler({ baseUrl: url }).createMessage("", HELLO));
-    expect(expectApiError(result, "connection_lost").message).toMatch(/could not connect/);
-    server = await startScriptedModelServer();
-  });
-});
-
-describe("Anthropic abort", () => {
-  it("abort() during a stream ends it with `aborted` within a second", async () => {
-    server.enqueue({ text: "x".repeat(200), chunkSize: 1, delayMs: 50 });
-    const api = handler();
-    let abortedAt = 0;
-    const result = await drain(api.createMessage("", HELLO), (chunk) => {
-      if (chunk.type === "text" && abortedAt === 0) {
-        abortedAt = performance.now();
-        api.abort();
-      }
-    });
-    expect(performance.now() - abortedAt).toBeLessThan(1000);
-    expectApiError(result, "aborted");
-    expect(result.text.length).toBeLessThan(200);
-  });
-
-  it("abort() during a stall ends it with `aborted` within a second", async () => {
-    server.enqueue({ kind: "fault", fault: "stall", text: "waiting" });
-    const api = handler(); // the default 60 s idle timeout: only the abort can end this
-    let abortedAt: number | undefined;
-    const result = await drain(api.createMessage("", HELLO), (chunk) => {
-      if (chunk.type === "text" && abortedAt === undefined) {
-        abortedAt = Number.NaN;
-        setTimeout(() => {
-          abortedAt = performance.now();
-          api.abort();
-        }, 100);
-      }
-    });
-    expect(abortedAt).toBeGreaterThan(0);
-    expect(performance.now() - (abortedAt ?? 0)).toBeLessThan(1000);
-    expectApiError(result, "aborted");
-  });
-
-  it("abort() before iteration starts sends nothing", async () => {
-    server.enqueue({ text: "never sent" });
-    const api = handler();
-    const stream = api.createMessage("", HELLO);
-    api.abort();
-    expectApiError(await drain(stream), "aborted");
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it("leaving the loop early ends the request, and the handler serves the next one", async () => {
-    server.enqueue({ text: "y".repeat(100), chunkSize: 1, delayMs: 20 }, { text: "second answer" });
-    const api = handler();
-    const elapsed = await timeToSettle(
-      (async () => {
-        for await (const chunk of api.createMessage("", HELLO)) {
-          if (chunk.type === "text") break;
-        }
-      })(),
-    );
-    expect(elapsed).toBeLessThan(1000);
-    expect((await drain(api.createMessage("", HELLO))).text).toBe("second answer");
   });
 });

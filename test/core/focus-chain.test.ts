@@ -12,6 +12,10 @@ import { historyProblems } from "../support/history-checks";
 import { approveAll, startHarness, type Answerer, type Harness, type HarnessOptions } from "../support/task-harness";
 import type { ChatMessage } from "../../src/shared/messages";
 import type { FocusChainItem } from "../../src/shared/focus-chain";
+import { FocusChain } from "../../src/core/participants/focus-chain/focus-chain";
+
+/** The task's focus chain participant: the checklist's one owner. */
+const focusChainOf = (h: Harness) => h.controller.currentTask?.scope.participants.find(FocusChain);
 
 let harness: Harness | undefined;
 
@@ -72,8 +76,8 @@ describe("the model keeps the checklist in task_progress", () => {
       { items: items(["Read the notes", true], ["Summarise them", true]), by: "model" },
     ]);
     expect(progressRows(h)[1]?.text).toBe("- [x] Read the notes\n- [ ] Summarise them");
-    expect(h.controller.currentTask?.state.focusChain).toEqual(items(["Read the notes", true], ["Summarise them", true]));
-    expect(h.controller.currentTask?.state.apiRequestsSinceLastTodoUpdate).toBe(0);
+    expect(focusChainOf(h)?.items).toEqual(items(["Read the notes", true], ["Summarise them", true]));
+    expect(focusChainOf(h)?.requestsSinceUpdate).toBe(0);
   });
 
   it.each(["anthropic", "openai"] as const)("native tool calls (%s): every spec offers task_progress, and the call's value is the list", async (provider) => {
@@ -224,7 +228,7 @@ describe("resume", () => {
     await h.controller.clearTask();
     await h.controller.resumeTask(taskId);
     expect(await h.finished()).toBe("completed");
-    expect(h.controller.currentTask?.state.focusChain).toEqual(items(["Read the notes", true]));
+    expect(focusChainOf(h)?.items).toEqual(items(["Read the notes", true]));
     // Request 2 went after the update; after the resume 3 and 4 follow, and 5 reminds with the restored list.
     const has = h.server.requests.map((r) => lastUserText(r).includes(REMINDER));
     expect(has).toEqual([false, false, false, false, true]);

@@ -364,7 +364,7 @@ describe("the sandbox required and missing", () => {
       commands: refusing,
       say: async (_kind, _text, extra) => void (extra?.hook && rows.push(extra.hook)),
     });
-    expect(await hooks.taskStart("go", 0)).toBeUndefined();
+    expect((await hooks.run("TaskStart", { prompt: "go", images: 0 })).cancel).toBeUndefined();
     expect(await lines(ran)).toEqual(["global"]);
     expect(rows.map((r) => `${r.source}:${r.outcome}`)).toEqual(["global:ok", "workspace:failed"]);
     expect(rows[1]?.problem).toContain("the command sandbox is required (mode on) but not available");

@@ -1,8 +1,8 @@
 /**
  * A round is a value: each round ends one way, and the loop acts on that alone. Seen from the
  * outside of the real Task (the real Controller, SDK and scripted model server):
- * recursivelyMakeClineRequests returns didEndLoop false for a round that used no tool (the seed's
- * contract: initiateTaskLoop then reminds the model once), and true only when the task ended;
+ * recursivelyMakeClineRequests returns "no_tool" for a round that used no tool (initiateTaskLoop
+ * then reminds the model once), and the task's outcome only when the task ended;
  * each ending gives its own outcome, and a retried attempt stays inside its round.
  */
 import { writeFile } from "node:fs/promises";
@@ -19,14 +19,14 @@ afterEach(async () => {
   harness = undefined;
 });
 
-/** Every value recursivelyMakeClineRequests resolved to, in the order they resolved (inner rounds first). */
-function recordDidEndLoop(): boolean[] {
-  const seen: boolean[] = [];
+/** Every value recursivelyMakeClineRequests resolved to ("no_tool" or the task's outcome), in the order they resolved (inner rounds first). */
+function recordRounds(): string[] {
+  const seen: string[] = [];
   const original = Task.prototype.recursivelyMakeClineRequests;
-  vi.spyOn(Task.prototype, "recursivelyMakeClineRequests").mockImplementation(async function (this: Task, content) {
-    const didEndLoop = await original.call(this, content);
-    seen.push(didEndLoop);
-    return didEndLoop;
+  vi.spyOn(Task.prototype, "recursivelyMakeClineRequests").mockImplementation(async function (this: Task, content, how) {
+    const rounds = await original.call(this, content, how);
+    seen.push(rounds.kind === "no_tool" ? "no_tool" : rounds.outcome);
+    return rounds;
   });
   return seen;
 }
@@ -46,13 +46,13 @@ function lastUserText(h: Harness, n: number): string {
 }
 
 describe("how a round ends", () => {
-  it("a round without a tool returns didEndLoop false; the loop reminds the model once and goes on", async () => {
-    const seen = recordDidEndLoop();
+  it("a round without a tool returns no_tool; the loop reminds the model once and goes on", async () => {
+    const seen = recordRounds();
     const h = await open({ turns: [read, { text: "It says hello." }, completion] });
     await writeFile(join(h.workspace, "notes.txt"), "hello\n");
     expect(await h.run("Read notes.txt")).toBe("completed");
-    // read_file (tools ran: recursion), the text-only round (false, up through the recursion), then the completion (true).
-    expect(seen).toEqual([false, false, true]);
+    // read_file (tools ran: recursion), the text-only round (no_tool, up through the recursion), then the completion.
+    expect(seen).toEqual(["no_tool", "no_tool", "completed"]);
     const reminder = lastUserText(h, 2);
     expect(reminder).toMatch(/use a tool/i);
     expect(reminder.match(/use a tool/gi)).toHaveLength(1);
@@ -83,13 +83,13 @@ describe("how a round ends", () => {
   });
 
   it("a retried attempt stays inside its round: one request row, one round, the same request sent again", async () => {
-    const seen = recordDidEndLoop();
+    const seen = recordRounds();
     const h = await open({
       retry: { baseDelayMs: 1, maxDelayMs: 1 },
       turns: [{ kind: "fault", fault: "overloaded" }, completion],
     });
     expect(await h.run("Finish")).toBe("completed");
-    expect(seen).toEqual([true]);
+    expect(seen).toEqual(["completed"]);
     expect(h.server.requests).toHaveLength(2);
     expect(h.server.requests[1]?.body.messages).toEqual(h.server.requests[0]?.body.messages);
     expect(h.messages.filter((m) => m.type === "say" && m.say === "api_req_started")).toHaveLength(1);

@@ -113,9 +113,11 @@ describe("WebviewSession streaming", () => {
     const file = sourceFile(200 * 1024);
     const row = (content: string, partial: boolean): ChatMessage => ({ ts: 42, type: "say", say: "tool", tool: { tool: "write_to_file", path: "big.ts", content }, partial });
     posted = [];
-    session.onMessageAdded(row("", true));
-    for (let end = 256; end < file.length; end += 256) session.onMessageUpdated(row(file.slice(0, end), true));
-    session.onMessageUpdated(row(file, false));
+    // As the Task's chat announces them: through the Controller's events, which the session hears.
+    const chat = session.controller.events.chatListener(() => {});
+    chat.onMessageAdded(row("", true));
+    for (let end = 256; end < file.length; end += 256) chat.onMessageUpdated(row(file.slice(0, end), true));
+    chat.onMessageUpdated(row(file, false));
 
     const bytes = posted.reduce((sum, m) => sum + size(m), 0);
     expect(bytes).toBeLessThan(3 * file.length);

@@ -8,9 +8,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildApiHandler } from "../../src/api";
 import type { ApiMessage } from "../../src/api/types";
-import { buildSystemPrompt } from "../../src/core/prompts/system-prompt";
 import type { TaskStorage } from "../../src/core/storage/task-storage";
 import { Task, type TaskOutcome } from "../../src/core/task";
+import { TaskScope } from "../../src/core/task/task-scope";
 import type { ChatListener } from "../../src/core/task/message-state";
 import { TOOLS } from "../../src/core/task/tools/registry";
 import { NodeHost } from "../../src/host/node/node-host";
@@ -62,15 +62,13 @@ export async function runStorageTask(options: StorageTaskOptions): Promise<{ out
     queueMicrotask(() => task.answer(message.ts, { type: "yes" }));
   };
   const extra = options.listener ?? {};
-  const task: Task = new Task({
+  // The loop alone, with no participant: what the storage sees is the Task's own writing.
+  const scope = new TaskScope({
     taskId: options.storage.taskId,
     api: buildApiHandler({ provider: "anthropic", apiKey: "test-key", baseUrl: options.anthropicBaseUrl, modelId: "claude-sonnet-5-5" }),
     host,
-    tools: TOOLS,
     settings: () => settings,
-    systemPrompt: () => buildSystemPrompt({ cwd: options.workspace, os: "Linux", shell: "/bin/bash", tools: TOOLS, toolCallMode: "xml" }),
     storage: options.storage,
-    partialUpdateIntervalMs: 5,
     listener: {
       onMessageAdded: (m) => (extra.onMessageAdded?.(m), hear(m)),
       onMessageUpdated: (m) => (extra.onMessageUpdated?.(m), hear(m)),
@@ -78,6 +76,7 @@ export async function runStorageTask(options: StorageTaskOptions): Promise<{ out
       onMessagesLoaded: (messages) => extra.onMessagesLoaded?.(messages),
     },
   });
+  const task: Task = new Task(scope, { tools: TOOLS, prompt: { cwd: options.workspace, os: "Linux", shell: "/bin/bash" }, partialUpdateIntervalMs: 5 });
   options.onTask?.(task);
   const outcome = await (options.resume ? task.resumeTask(options.resume) : task.startTask("Work through the rounds."));
   return { outcome, task };

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApiHandler, type ApiConfiguration } from "../../src/api";
 import type { ApiMessage } from "../../src/api/types";
-import { Controller } from "../../src/core/controller";
+import { Controller, type ControllerOptions } from "../../src/core/controller";
 import { McpHub } from "../../src/core/mcp";
 import { fixedSettings } from "../../src/core/controller/settings-source";
 import { gitCheckpoints } from "../../src/core/checkpoints/checkpoint-service";
@@ -64,6 +64,8 @@ export interface HarnessOptions {
   hooks?: Omit<HooksOptions, "globalFolder"> & { globalFolder?: string | true };
   /** The OS sandbox commands (and workspace hooks) run in; the caller disposes it. */
   sandbox?: CommandSandbox;
+  /** Who joins each task (ControllerOptions.participants; default: the assembly's PARTICIPANTS). */
+  participants?: ControllerOptions["participants"];
   /** Adds to the Node host what an editor would report (a fake `editor`, terminals' `activity`). */
   wrapHost?: (host: HostBridge) => HostBridge;
 }
@@ -150,19 +152,16 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     hooks: options.hooks && { ...options.hooks, globalFolder: options.hooks.globalFolder === true ? join(storage, "hooks") : options.hooks.globalFolder },
     workflows: options.workflows && { globalFolder: options.workflows.globalFolder === true ? join(storage, "workflows") : options.workflows.globalFolder },
     rules: options.rules && { ...options.rules, globalFolder: options.rules.globalFolder === true ? join(storage, "rules") : options.rules.globalFolder },
-    listener: {
-      onMessageAdded: (m) => seen(m, true),
-      onMessageUpdated: (m) => seen(m, false),
-      onMessagesRemoved: (timestamps) => {
-        const doomed = new Set(timestamps);
-        const kept = messages.filter((m) => !doomed.has(m.ts));
-        messages.splice(0, messages.length, ...kept);
-        byTs.clear();
-        messages.forEach((m, i) => byTs.set(m.ts, i));
-      },
-      onTaskChanged: () => {},
-      onTaskFinished: () => {},
-    },
+    participants: options.participants,
+  });
+  controller.events.onDidChangeChat((change) => {
+    if (change.kind === "added" || change.kind === "updated") return seen(change.message, change.kind === "added");
+    if (change.kind !== "removed") return;
+    const doomed = new Set(change.timestamps);
+    const kept = messages.filter((m) => !doomed.has(m.ts));
+    messages.splice(0, messages.length, ...kept);
+    byTs.clear();
+    messages.forEach((m, i) => byTs.set(m.ts, i));
   });
 
   return {

@@ -2,7 +2,7 @@
  * The checkpoint store as the Controller uses it (controller/checkpoints.ts): one shadow
  * repository per workspace folder under the storage folder, a store per task, opened once.
  */
-import type { CheckpointService, TaskCheckpointStore } from "../controller/checkpoints";
+import type { CheckpointService, TaskCheckpointStore } from "./types";
 import { checkpointsAvailability } from "./availability";
 import { CheckpointStore } from "./checkpoint-store";
 import { checkpointStoreSize, cleanCheckpointStore } from "./store-size";

@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { IGNORE_FILE_NAMES } from "../ignore/ignore-controller";
+import { IGNORE_FILE_NAMES } from "../ignore/ignore-file-names";
 
 /** Installed from a lock file, often huge, never edited by hand. */
 export const DEPENDENCY_FOLDERS = [

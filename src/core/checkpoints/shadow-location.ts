@@ -1,10 +1,13 @@
 /**
- * Where a workspace's shadow repository lives: `<storageRoot>/checkpoints/<key>/`, the key made
- * of the folder's name and a hash of its real path (stable across sessions and windows, distinct
- * for two folders of the same name). Never inside the workspace.
+ * What a workspace's shadow repository is made of, in its folder `<storageRoot>/checkpoints/<key>/`
+ * (named by storage/paths.ts: the key is made of the folder's name and a hash of its real path,
+ * stable across sessions and windows, distinct for two folders of the same name). Never inside
+ * the workspace.
  */
-import { createHash } from "node:crypto";
 import * as path from "node:path";
+import { checkpointShadowFolder } from "../storage/paths";
+
+const LOCK_NAME = "lock";
 
 export interface ShadowLocation {
   /** The workspace folder (its real path): the shadow's work tree. */
@@ -21,21 +24,20 @@ export interface ShadowLocation {
   readonly workspaceNote: string;
 }
 
-export function checkpointsFolder(storageRoot: string): string {
-  return path.join(path.resolve(storageRoot), "checkpoints");
+/** The lock of the shadow repository in `folder`; cleaning the store takes it too (store-size.ts). */
+export function shadowLockFile(folder: string): string {
+  return path.join(folder, LOCK_NAME);
 }
 
 export function shadowLocation(storageRoot: string, realWorkspace: string): ShadowLocation {
-  const hash = createHash("sha256").update(realWorkspace).digest("hex").slice(0, 16);
-  const name = path.basename(realWorkspace).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40) || "root";
-  const folder = path.join(checkpointsFolder(storageRoot), `${name}-${hash}`);
+  const folder = checkpointShadowFolder(storageRoot, realWorkspace);
   const gitDir = path.join(folder, "git");
   return {
     workTree: realWorkspace,
     folder,
     gitDir,
     indexFile: path.join(gitDir, "index"),
-    lockFile: path.join(folder, "lock"),
+    lockFile: shadowLockFile(folder),
     workspaceNote: path.join(folder, "workspace.txt"),
   };
 }

@@ -6,7 +6,8 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
-import { checkpointsFolder } from "./shadow-location";
+import { checkpointsFolder } from "../storage/paths";
+import { shadowLockFile } from "./shadow-location";
 import { acquireStoreLock } from "./store-lock";
 
 /** Bytes on disk (allocated blocks) of every shadow repository under the storage folder. Links are not followed. */
@@ -33,10 +34,10 @@ export async function cleanCheckpointStore(storageRoot: string): Promise<void> {
       await rm(folder, { force: true });
       continue;
     }
-    const lock = await acquireStoreLock(path.join(folder, "lock"));
+    const lock = await acquireStoreLock(shadowLockFile(folder));
     try {
       for (const inside of await entriesOf(folder)) {
-        if (inside.name !== "lock") await rm(path.join(folder, inside.name), { recursive: true, force: true });
+        if (inside.name !== path.basename(shadowLockFile(folder))) await rm(path.join(folder, inside.name), { recursive: true, force: true });
       }
     } finally {
       await lock.release();

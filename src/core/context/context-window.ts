@@ -5,7 +5,8 @@
  * window less the model's output limit, so the next answer always has room.
  */
 import type { ApiMessage, ModelInfo } from "../../api/types";
-import type { ApiRequestInfo, ChatMessage } from "../../shared/messages";
+import type { ChatMessage } from "../../shared/messages";
+import { contextTokens } from "../../shared/usage";
 
 /** The share of the window Tandem lets a request fill before it condenses or truncates. */
 export const CONDENSE_THRESHOLD = 0.8;
@@ -20,11 +21,6 @@ export function contextLimit(info: Pick<ModelInfo, "contextWindow" | "maxOutputT
   return Math.min(Math.floor(info.contextWindow * CONDENSE_THRESHOLD), info.contextWindow - reserve);
 }
 
-/** What one request took of the window: every prompt token however billed, and its answer. */
-export function windowTokens(info: ApiRequestInfo): number {
-  return info.tokensIn + info.cacheReads + info.cacheWrites + info.tokensOut;
-}
-
 /**
  * The latest request's usage, read from the end of the chat (so it costs the rows since that
  * request). Undefined when no request reported any since the conversation was last condensed or
@@ -36,7 +32,7 @@ export function latestUsage(chat: readonly ChatMessage[]): number | undefined {
     if (message?.type !== "say") continue;
     if (message.say === "context_condensed" || message.say === "context_truncated") return undefined;
     if (message.say !== "api_req_started" || !message.apiRequest) continue;
-    const used = windowTokens(message.apiRequest);
+    const used = contextTokens(message.apiRequest);
     if (used > 0) return used;
   }
   return undefined;

@@ -6,11 +6,11 @@
  * out of the workspace is refused too.
  */
 import { stat } from "node:fs/promises";
-import { ignoredRefusal } from "../task/tools/ignored-path";
-import { formatListing, LIST_FILES_LIMIT } from "../task/tools/list-files";
-import { walkFolder } from "../task/tools/list-files-walk";
-import { resolveToolPath, type ResolvedToolPath } from "../task/tools/paths";
-import { readTarget } from "../task/tools/read-file";
+import { ignoredRefusal } from "../files/ignored-path";
+import { formatListing, LIST_FILES_LIMIT } from "../files/listing";
+import { walkFolder } from "../files/walk";
+import { resolveToolPath, type ResolvedToolPath } from "../files/paths";
+import { readTarget } from "../files/read-text";
 import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
 import { mentionBlock } from "./mention-block";
@@ -44,8 +44,7 @@ export async function pathMentionBlock(relative: string, deps: FileMentionDeps):
   try {
     if (isFolder) return mentionBlock(tag, attributes, await folderListing(target, deps));
     if (!stats.isFile()) return mentionBlock(tag, attributes, notIncluded(`${shown} is not a regular file.`));
-    const read = await readTarget(target, { start: 1, end: Number.POSITIVE_INFINITY }, deps.signal);
-    return mentionBlock(tag, attributes, read.kind === "ok" && typeof read.content === "string" ? read.content : "");
+    return mentionBlock(tag, attributes, await readTarget(target, { start: 1, end: Number.POSITIVE_INFINITY }, deps.signal));
   } catch (error) {
     if (deps.signal.aborted) throw error;
     return mentionBlock(tag, attributes, notIncluded(errorText(error)));

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
 import type { PathGuard } from "../ignore/path-guard";
-import { cutText } from "../task/tools/web-fetch";
+import { cutText } from "../files/cut-text";
 import { errorText } from "../util/error-text";
 import { mentionBlock } from "./mention-block";
 import { notIncluded } from "./mention-files";

@@ -8,7 +8,6 @@
  */
 import type { HostBridge } from "../../host/bridge";
 import type { PathGuard } from "../ignore/path-guard";
-import type { ToolResult } from "../task/tools/types";
 import { errorText } from "../util/error-text";
 import { mentionBlock } from "./mention-block";
 import { commitBlock, gitChangesBlock } from "./mention-git";
@@ -25,8 +24,11 @@ export interface MentionDeps {
   readonly host: HostBridge;
   readonly signal: AbortSignal;
   /** Runs web_fetch for a URL through every step a model's call takes (its approval included). */
-  fetchUrl(url: string): Promise<ToolResult>;
+  fetchUrl(url: string): Promise<FetchedUrl>;
 }
+
+/** What fetching a mentioned page came to: its text, the person declining (with what they said), or nothing fetched. */
+export type FetchedUrl = { readonly kind: "ok"; readonly text: string } | { readonly kind: "declined"; readonly said?: string } | { readonly kind: "not_fetched" };
 
 export class MentionExpander {
   constructor(private readonly deps: MentionDeps) {}
@@ -85,19 +87,18 @@ export class MentionExpander {
   }
 
   private async fetch(url: string): Promise<string> {
-    let result: ToolResult;
+    let fetched: FetchedUrl;
     try {
-      result = await this.deps.fetchUrl(url);
+      fetched = await this.deps.fetchUrl(url);
     } catch (error) {
       if (this.deps.signal.aborted) throw error;
       return mentionBlock("url_content", { url }, notIncluded(`the page was not fetched: ${errorText(error)}`));
     }
-    if (result.kind === "rejected") {
-      const said = result.feedback?.text ? ` They said: ${result.feedback.text}` : "";
+    if (fetched.kind === "declined") {
+      const said = fetched.said ? ` They said: ${fetched.said}` : "";
       return mentionBlock("url_content", { url }, notIncluded(`the person declined to fetch it, so the page was not fetched.${said}`));
     }
-    if (result.kind !== "ok") return mentionBlock("url_content", { url }, notIncluded("the page was not fetched."));
-    const text = typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-    return mentionBlock("url_content", { url }, text);
+    if (fetched.kind !== "ok") return mentionBlock("url_content", { url }, notIncluded("the page was not fetched."));
+    return mentionBlock("url_content", { url }, fetched.text);
   }
 }

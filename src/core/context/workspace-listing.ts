@@ -9,8 +9,8 @@ import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import type { PathGuard } from "../ignore/path-guard";
-import { formatListing } from "../task/tools/list-files";
-import { walkFolder } from "../task/tools/list-files-walk";
+import { formatListing } from "../files/listing";
+import { walkFolder } from "../files/walk";
 import { errorText } from "../util/error-text";
 
 /** About 1.5–3k tokens for a typical tree: the top levels, enough to know where things are. */

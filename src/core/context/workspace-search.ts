@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import type { WorkspaceEntryView } from "../../shared/protocol";
 import type { PathGuard } from "../ignore/path-guard";
-import { walkFolder } from "../task/tools/list-files-walk";
+import { walkFolder } from "../files/walk";
 import { toSlashes } from "../util/real-paths";
 
 export const MAX_INDEXED = 20_000;

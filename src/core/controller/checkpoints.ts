@@ -1,33 +1,12 @@
 /**
- * What the Controller needs of the checkpoint store (core/checkpoints) and what it does with a
- * task's checkpoints: compare one with the workspace, and restore the files, the task, or both.
+ * What the Controller does with a task's checkpoints (the store is core/checkpoints, its API types.ts): compare one with the workspace, and restore the files, the task, or both.
  */
 import type { ApiMessage } from "../../api/types";
-import type { CheckpointChange, RestoredFiles } from "../../shared/checkpoints";
 import type { ChatMessage, CheckpointInfo } from "../../shared/messages";
-import type { CheckpointRepository } from "../task";
+import type { RestoredFiles } from "../../shared/checkpoints";
 
 export { RESTORE_SCOPES, type CheckpointChange, type RestoreScope } from "../../shared/checkpoints";
-
-export interface TaskCheckpointStore extends CheckpointRepository {
-  /** Files that differ between checkpoint `from` and checkpoint `to`, or the workspace now. */
-  changes(from: string, to?: string): Promise<CheckpointChange[]>;
-  /** Puts the tracked files back as they were at `hash`; run again, it completes an interrupted restore. */
-  restoreFiles(hash: string): Promise<RestoredFiles>;
-  /** Deletes the task's checkpoints. */
-  deleteTask(): Promise<void>;
-}
-
-/** The checkpoint store of the workspace, for the Controller (it outlives tasks). */
-export interface CheckpointService {
-  /** Why checkpoints cannot work here, as one sentence ("Checkpoints are off: git is not installed …"), or undefined when they can. */
-  unavailable(): Promise<string | undefined>;
-  forTask(taskId: string): Promise<TaskCheckpointStore>;
-  /** Bytes on disk of the whole store (every workspace's shadow repository). */
-  size(): Promise<number>;
-  /** Deletes the whole store: every task's checkpoints. */
-  clean(): Promise<void>;
-}
+export type { CheckpointService, TaskCheckpointStore } from "../checkpoints/types";
 
 /** The checkpoint a row carries; a clear error when it carries none. */
 export function checkpointOf(chat: readonly ChatMessage[], ts: number): CheckpointInfo {

@@ -1,51 +1,44 @@
 import { randomUUID } from "node:crypto";
-import pWaitFor from "p-wait-for";
 import type { ApiConfiguration } from "../../api";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
-import type { AskResponse, ChatMessage } from "../../shared/messages";
-import type { HistoryItem, OpenQuestion, TaskStatus, TaskSummary } from "../../shared/protocol";
-import { AGENT_MODES, type AgentSettings } from "../../shared/settings";
-import { sumUsage } from "../../shared/usage";
-import { IgnoreController } from "../ignore/ignore-controller";
-import type { CommandSandbox } from "../sandbox/command-sandbox";
-import type { SandboxStatus } from "../../shared/sandbox-status";
-import { buildSystemPrompt } from "../prompts/system-prompt";
-import { RulesReader, rulesForPrompt, type LoadedRules } from "../context/rules";
-import { describeServersForPrompt, type McpHub } from "../mcp";
-import { focusChainSection } from "../task/focus-chain-prompt";
-import type { TaskHistory } from "../storage/task-history";
-import type { AbortReason } from "../task/task-state";
-import { TaskStorage } from "../storage/task-storage";
-import { Task, type CheckpointRepository, type TaskOutcome } from "../task";
-import { checkpointOf, rewound, type CheckpointChange, type CheckpointService, type RestoreScope } from "./checkpoints";
 import type { RestoredFiles } from "../../shared/checkpoints";
-import type { ChatListener } from "../task/message-state";
-import type { RetryOptions } from "../task/retry-policy";
-import { MCP_TOOL_NAMES, TOOLS } from "../task/tools/registry";
-import type { ToolDefinition } from "../task/tools/types";
-import type { SettingsSource } from "./settings-source";
+import type { AskResponse, ChatMessage } from "../../shared/messages";
+import type { OpenQuestion, TaskStatus, TaskSummary } from "../../shared/protocol";
+import type { SandboxStatus } from "../../shared/sandbox-status";
+import { AGENT_MODES, type AgentMode, type AgentSettings } from "../../shared/settings";
+import type { CheckpointRepository } from "../checkpoints/types";
+import type { LoadedRules } from "../context/rules";
 import { WorkspaceHooks, type HooksOptions } from "../hooks";
-import { SlashCommands } from "../slash";
+import type { IgnoreController } from "../ignore/ignore-controller";
 import type { PathGuard } from "../ignore/path-guard";
+import type { McpHub } from "../mcp";
+import { FocusChain } from "../participants/focus-chain/focus-chain";
+import type { CommandSandbox } from "../sandbox/command-sandbox";
+import type { SlashCommands } from "../slash";
+import type { TaskHistory } from "../storage/task-history";
+import { TaskStorage } from "../storage/task-storage";
+import type { Task, TaskOutcome } from "../task";
+import type { RetryOptions } from "../task/retry-policy";
+import type { PromptFacts } from "../task/system-prompt";
+import { TaskMode } from "../task/task-mode";
+import type { AbortReason } from "../task/task-state";
+import { TOOLS } from "../task/tools/registry";
+import type { ToolDefinition } from "../task/tools/types";
 import { errorText } from "../util/error-text";
-import { TaskMode, toolsForMode, type AgentMode } from "../task/mode";
+import { checkpointOf, rewound, type CheckpointChange, type CheckpointService, type RestoreScope } from "./checkpoints";
+import { ControllerEvents } from "./controller-events";
+import { HistoryFollower, statusOf } from "./history-follower";
 import { ModeApiHandler } from "./mode-api";
+import type { SettingsSource } from "./settings-source";
+import { acceptShownResult, type LastAnswer } from "./shown-result";
+import { assembleTask, type ParticipantFactory } from "./task-assembly";
+import { WorkspaceContext } from "./workspace-context";
 
-/** What the Controller tells its UI (the webview bridge, the CLI printer, a test). */
-export interface ControllerListener extends ChatListener {
-  /** A task began (its messages will follow) or the chat was cleared (undefined). */
-  onTaskChanged(task: TaskSummary | undefined): void;
-  onTaskFinished(taskId: string, outcome: TaskOutcome): void;
-  /** A saved task was listed or changed (it started, its totals grew, it ended). */
-  onHistoryItemChanged?(item: HistoryItem): void;
-  /** The Plan/Act mode changed: switched, or a task opened (in its own mode). */
-  onModeChanged?(mode: AgentMode): void;
-}
+export type { ChatChange } from "./controller-events";
 
 export interface ControllerOptions {
   host: HostBridge;
-  listener: ControllerListener;
   /** Builds the provider client for a task; the SDKs load only when a task starts. */
   createApiHandler: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
   /** Where settings and the API configuration are read, each time they are needed. */
@@ -78,31 +71,36 @@ export interface ControllerOptions {
   /** The hooks (core/hooks): the global folder (`<Tandem storage>/hooks/`) and how a workspace's are trusted. */
   hooks?: HooksOptions;
   partialUpdateIntervalMs?: number;
+  /** Who joins each task, in order (default: task-assembly.ts's PARTICIPANTS). */
+  participants?: readonly ParticipantFactory[];
 }
 
 /**
- * Reads the settings from their one source and owns exactly one Task at a time: a new prompt disposes the previous task and
- * creates a fresh one. Routes the person's answers, cancel and clear to the current task.
+ * Reads the settings from their one source and owns exactly one Task at a time: a new prompt
+ * disposes the previous task and assembles a fresh one (task-assembly.ts). Routes the person's
+ * answers, cancel and clear to the current task, and tells what changes through its events.
  */
 export class Controller {
+  readonly events: ControllerEvents;
   private task: Task | undefined;
   /** What the current task is (its prompt, when it started): the one owner the panel's header and History read. */
   private summary: TaskSummary | undefined;
   private taskDone: Promise<TaskOutcome> | undefined;
-  /** The person's latest answer and the question (its row) it answered (see showsResult). */
-  private lastAnswer: { ts: number; response: AskResponse } | undefined;
-  /** The workspace's ignore rules, loaded at the first task and kept in sync with the files. */
-  private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
+  /** The person's latest answer and the question (its row) it answered (shown-result.ts). */
+  private lastAnswer: LastAnswer | undefined;
   private toldCheckpointsOff = false;
-  /** Outlives tasks, so its cache of unchanged rules files does too. */
-  private readonly rulesReader = new RulesReader();
+  private readonly workspace: WorkspaceContext;
+  private readonly historyFollower: HistoryFollower;
   /** Outlives tasks, so the person's trust in a workspace's hooks does too. */
   readonly hooks: WorkspaceHooks;
   /** The mode the person last chose (or a task opened in): the next task starts in it. */
   private chosenMode: AgentMode | undefined;
 
   constructor(private readonly options: ControllerOptions) {
+    this.events = new ControllerEvents((error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`));
     this.hooks = new WorkspaceHooks(options.hooks);
+    this.workspace = new WorkspaceContext({ root: options.host.workspace.root, settings: () => this.getSettings(), rules: options.rules, workflows: options.workflows });
+    this.historyFollower = new HistoryFollower(options.history, (item) => this.events.historyItemChanged(item));
   }
 
   get currentTask(): Task | undefined {
@@ -125,7 +123,7 @@ export class Controller {
 
   /** Plan or Act: the current task's mode, else the one the next task starts in (the defaultMode setting until the person switches). */
   get mode(): AgentMode {
-    return this.task?.mode.current ?? this.chosenMode ?? this.getSettings().defaultMode;
+    return this.task?.scope.mode.current ?? this.chosenMode ?? this.getSettings().defaultMode;
   }
 
   /** The person's Plan/Act switch: the running task's mode (saved with it), and the next task's. */
@@ -133,8 +131,8 @@ export class Controller {
     if (!AGENT_MODES.includes(mode)) throw new Error(`Unknown mode ${JSON.stringify(mode)}: use ${AGENT_MODES.join(" or ")}.`);
     const changed = mode !== this.mode;
     this.chosenMode = mode;
-    this.task?.setMode(mode);
-    if (changed) this.options.listener.onModeChanged?.(mode);
+    this.task?.scope.mode.set(mode);
+    if (changed) this.events.modeChanged(mode);
   }
 
   /** Starts a task for the prompt, disposing the previous one. Resolves with the task once it runs. */
@@ -186,19 +184,18 @@ export class Controller {
 
   /** `first` is what the History index holds while the task starts: a resumed task's saved chat and status. */
   private run(task: Task, start: () => Promise<TaskOutcome>, first: { text: string; shown: readonly ChatMessage[]; status: TaskStatus }): Task {
-    const { listener } = this.options;
     const summary: TaskSummary = { id: task.taskId, text: first.text, startedAt: first.shown[0]?.ts ?? Date.now() };
     const shownMode = this.mode;
     this.task = task;
     this.summary = summary;
-    this.chosenMode = task.mode.current;
-    listener.onTaskChanged(summary);
+    this.chosenMode = task.scope.mode.current;
+    this.events.taskChanged(summary);
     // A resumed task may open in another mode than the switch showed.
-    if (task.mode.current !== shownMode) listener.onModeChanged?.(task.mode.current);
-    void this.recordHistory(summary, first.shown, first.status);
+    if (task.scope.mode.current !== shownMode) this.events.modeChanged(task.scope.mode.current);
+    void this.historyFollower.record(summary, first.shown, first.status);
     this.taskDone = start().then(async (outcome) => {
-      await this.recordHistory(summary, task.messages.chatMessages, statusOf(outcome, task));
-      listener.onTaskFinished(task.taskId, outcome);
+      await this.historyFollower.record(summary, task.messages.chatMessages, statusOf(outcome, task.state.abortReason));
+      this.events.taskFinished(task.taskId, outcome);
       const handoff = task.handoffContext;
       // new_task: the next task starts from the summary, unless the person moved on meanwhile.
       if (!handoff || this.task !== task) return outcome;
@@ -210,96 +207,44 @@ export class Controller {
 
   private async createTask(taskId: string, startMode: { current: AgentMode; told?: AgentMode }): Promise<Task> {
     const { options } = this;
-    // The stall timeout is a setting; a configuration that names its own (a test) keeps it.
     const configuration = await options.settings.apiConfiguration();
+    // The stall timeout is a setting; a configuration may set its own (the tests' short one).
     const streamIdleTimeoutMs = configuration.streamIdleTimeoutMs ?? this.getSettings().stallTimeoutSeconds * 1000;
     const storage = options.storageRoot ? new TaskStorage(options.storageRoot, taskId) : undefined;
-    const mode = new TaskMode(startMode.current, { told: startMode.told, save: storage && ((m) => storage.saveMode(m)), onError: (error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`) });
+    const notifyError = (error: unknown) => options.host.window.notify("error", `Tandem: ${errorText(error)}`);
+    const mode = new TaskMode(startMode.current, { told: startMode.told, save: storage && ((m) => storage.saveMode(m)), onError: notifyError });
     const actApi = await options.createApiHandler({ ...configuration, streamIdleTimeoutMs });
     // Plan-mode requests go to the planModeModelId model when one is set, its client made on the first of them.
     const api = new ModeApiHandler(actApi, () => mode.current, () => {
       const planModel = this.getSettings().planModeModelId.trim();
       return planModel && planModel !== configuration.modelId ? options.createApiHandler({ ...configuration, modelId: planModel, streamIdleTimeoutMs }) : undefined;
     });
-    const ignore = await this.ignoreController();
+    const guard = await this.workspace.guard();
     // The first task may start while the sandbox is still being checked: its commands wait for that anyway.
     const sandboxStatus = await options.sandbox?.ready();
-    const tools = withoutMcpTools(options.tools ?? TOOLS, options.mcp === undefined);
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
-    const hub = MCP_TOOL_NAMES.some((name) => Object.hasOwn(tools, name)) ? options.mcp : undefined;
-    // Rebuilt when the mode or what the prompt says of the MCP servers changes (one connected, one failed).
-    let prompt: { mode: string; agentMode: AgentMode; mcp: string; rules: string; custom: string; focus: boolean; text: string } | undefined;
-    return new Task({
+    const prompt: PromptFacts = { cwd: options.host.workspace.root, ...environment, ...sandboxPrompt(sandboxStatus) };
+    return assembleTask({
       taskId,
       api,
       host: options.host,
-      tools,
-      ignore,
-      commandSandbox: options.sandbox,
       settings: () => this.getSettings(),
+      guard,
       mode,
-      systemPrompt: (loaded, agentMode) => {
-        const mode = this.getSettings().toolCallMode;
-        const mcp = hub ? describeServersForPrompt(hub.servers()) : "";
-        const rules = rulesForPrompt(loaded);
-        const custom = loaded.customInstructions;
-        const focus = this.getSettings().focusChain;
-        if (prompt?.mode !== mode || prompt.agentMode !== agentMode || prompt.mcp !== mcp || prompt.rules !== rules || prompt.custom !== custom || prompt.focus !== focus) {
-          const offered = toolsForMode(tools, agentMode);
-          const focusChain = focus ? focusChainSection(mode) : undefined;
-          const text = buildSystemPrompt({ cwd: options.host.workspace.root, ...environment, tools: offered, toolCallMode: mode, ...sandboxPrompt(sandboxStatus), mcpServers: mcp, rules, customInstructions: custom, focusChain, mode: agentMode });
-          prompt = { mode, agentMode, mcp, rules, custom, focus, text };
-        }
-        return prompt.text;
-      },
-      rules: () => this.readRules(ignore),
-      slash: this.slashCommands(ignore, hub),
-      mcp: hub,
-      hooks: this.hooks,
-      mcpConnectWaitMs: options.mcpConnectWaitMs,
-      listener: this.chatListener(taskId),
+      listener: this.events.chatListener((message, added) => this.historyFollower.follow(taskId, this.task?.taskId === taskId ? this.task.messages.chatMessages : undefined, message, added)),
       storage,
+      commandSandbox: options.sandbox,
+      tools: options.tools ?? TOOLS,
+      prompt,
+      slash: this.workspace.slashCommands(guard, options.mcp),
+      rules: () => this.workspace.readRules(guard),
+      hooks: this.hooks,
+      mcp: options.mcp,
+      mcpConnectWaitMs: options.mcpConnectWaitMs,
       checkpoints: this.taskCheckpoints(taskId),
       retry: options.retry,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
-    });
-  }
-
-  /**
-   * The task's chat goes to the listener as it is; on the way, the History index follows the task:
-   * running when a request starts, its totals as each request ends, completed once its result is
-   * shown (so leaving it, or a crash, finds it so). (A new ChatListener method must be forwarded here.)
-   */
-  private chatListener(taskId: string): ChatListener {
-    const { listener, history } = this.options;
-    const follow = (message: ChatMessage, added: boolean) => {
-      const chat = this.task?.taskId === taskId ? this.task.messages.chatMessages : undefined;
-      const change = historyChange(message, added);
-      if (!change || !history || !chat) return;
-      void history.amend(taskId, { ...change, usage: sumUsage(chat) }).then((item) => item && listener.onHistoryItemChanged?.(item));
-    };
-    return {
-      onMessageAdded: (message) => {
-        listener.onMessageAdded(message);
-        follow(message, true);
-      },
-      onMessageUpdated: (message) => {
-        listener.onMessageUpdated(message);
-        follow(message, false);
-      },
-      onMessagesRemoved: (timestamps) => listener.onMessagesRemoved(timestamps),
-      onMessagesLoaded: (messages) => listener.onMessagesLoaded?.(messages),
-      onQuestionChanged: (question) => listener.onQuestionChanged?.(question),
-    };
-  }
-
-  /** Keeps the history index in step with the task: its prompt, totals (as the task header sums them) and status. */
-  private async recordHistory(summary: TaskSummary, chat: readonly ChatMessage[], status: TaskStatus): Promise<void> {
-    const history = this.options.history;
-    if (!history) return;
-    const item = { ...summary, usage: sumUsage(chat), status };
-    await history.upsert(item);
-    this.options.listener.onHistoryItemChanged?.(item);
+    }, options.participants);
   }
 
   /**
@@ -337,7 +282,7 @@ export class Controller {
     if (scope === "files") return files;
     const saved = rewound({ chat: task.messages.chatMessages, api: task.messages.apiHistory }, ts);
     await this.clearTask();
-    const restored = await this.createTask(task.taskId, { current: task.mode.current });
+    const restored = await this.createTask(task.taskId, { current: task.scope.mode.current });
     this.run(restored, () => restored.resumeTask(saved, { restored: { files: scope === "both" } }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: "interrupted" });
     return files;
   }
@@ -352,8 +297,9 @@ export class Controller {
 
   /** The person's edit of the current task's checklist (the panel's focus chain); throws when there is no task or the list does not fit. */
   async editFocusChain(items: unknown): Promise<void> {
-    if (!this.task) throw new Error("No task is open, so there is no checklist to edit.");
-    return this.task.editFocusChain(items);
+    const focusChain = this.task?.scope.participants.find(FocusChain);
+    if (!focusChain) throw new Error("No task is open, so there is no checklist to edit.");
+    return focusChain.fromPerson(items);
   }
 
   /** What the current task waits for the person to answer, if anything. */
@@ -377,40 +323,9 @@ export class Controller {
     if (!task) return;
     // A shown result is accepted and the task finishes as completed first; either way the abort
     // then stops what the task still runs (a command left in the background ends with its task).
-    if (await this.acceptShownResult(task)) await this.taskDone;
+    if (await acceptShownResult(task, () => this.lastAnswer, (id, response) => this.answer(id, response))) await this.taskDone;
     await task.abortTask(reason);
     await this.taskDone;
-  }
-
-  /**
-   * A task whose result is on screen is done: moving on from it (a new task, History, a reload)
-   * accepts the result rather than cancelling the task. Its remaining questions (the suggested
-   * command, then the result) are answered "no": skip, accept. False when no result is shown, or
-   * when the task asks something else meanwhile (then it is cancelled after all).
-   */
-  private async acceptShownResult(task: Task): Promise<boolean> {
-    if (!this.showsResult(task)) return false;
-    while (!task.isFinished) {
-      const question = task.openQuestion;
-      if (question) {
-        if (!this.showsResult(task)) return false;
-        this.answer(question.id, { type: "no" });
-      }
-      // The next question opens, or the task ends, a few microtasks later.
-      await pWaitFor(() => task.openQuestion !== undefined || task.isFinished, { interval: 5 });
-    }
-    return true;
-  }
-
-  /** The result is accepted and the task finishing, or it is on screen, waiting for the person or just answered without a reply. */
-  private showsResult(task: Task): boolean {
-    if (task.state.taskEnd) return task.state.taskEnd.kind === "completed";
-    const open = task.openQuestion;
-    if (open) return isResultQuestion(task.messages.find(open.id));
-    const last = task.messages.chatMessages.at(-1);
-    const answered = this.lastAnswer;
-    if (!answered || !isResultQuestion(last) || answered.ts !== last?.ts) return false;
-    return !answered.response.text?.trim() && !answered.response.images?.length;
   }
 
   /** Ends the current task (if any), releases it, and empties the chat. */
@@ -423,81 +338,34 @@ export class Controller {
     this.task = undefined;
     this.summary = undefined;
     this.taskDone = undefined;
-    this.options.listener.onTaskChanged(undefined);
+    this.events.taskChanged(undefined);
   }
 
   /** Ends the current task and stops watching the workspace. */
   async dispose(): Promise<void> {
     await this.clearTask("shutdown");
-    const ignore = this.ignore;
-    this.ignore = undefined;
-    (await ignore?.controller)?.dispose();
+    await this.workspace.dispose();
+    this.events.dispose();
   }
 
   /** The rules as they are now, for the next request (and the panel's list). */
-  readRules(guard?: IgnoreController): Promise<LoadedRules> {
-    const settings = this.getSettings();
-    const rules = this.options.rules;
-    const read = (g: IgnoreController) =>
-      this.rulesReader.read({
-        roots: [this.options.host.workspace.root],
-        globalFolder: rules?.globalFolder,
-        files: rules?.files,
-        guard: g,
-        toggles: settings.ruleToggles,
-        customInstructions: settings.customInstructions,
-      });
-    return guard ? read(guard) : this.ignoreController().then(read);
+  readRules(guard?: PathGuard): Promise<LoadedRules> {
+    return this.workspace.readRules(guard);
   }
 
   /** The slash commands of this workspace (core/slash), its workflows judged by `guard`. */
-  slashCommands(guard: PathGuard, mcp: McpHub | undefined = this.options.mcp): SlashCommands {
-    return new SlashCommands({ roots: [this.options.host.workspace.root], globalFolder: this.options.workflows?.globalFolder, guard }, mcp);
+  slashCommands(guard: PathGuard): SlashCommands {
+    return this.workspace.slashCommands(guard, this.options.mcp);
   }
 
   /** The guard tools are judged by now, for what the panel offers (the @-menu's files). */
   workspaceGuard(): Promise<IgnoreController> {
-    return this.ignoreController();
-  }
-
-  private async ignoreController(): Promise<IgnoreController> {
-    const allowSecretFiles = this.getSettings().allowSecretFiles;
-    if (this.ignore?.allowSecretFiles !== allowSecretFiles) {
-      const previous = this.ignore;
-      this.ignore = { allowSecretFiles, controller: IgnoreController.create(this.options.host.workspace.root, { allowSecretFiles }) };
-      (await previous?.controller)?.dispose();
-    }
-    return this.ignore.controller;
+    return this.workspace.guard();
   }
 
   get messages(): readonly ChatMessage[] {
     return this.task?.messages.chatMessages ?? [];
   }
-}
-
-/** The result's question, or the question whether to run the command it suggests. */
-function isResultQuestion(message: ChatMessage | undefined): boolean {
-  return message?.type === "ask" && (message.ask === "completion_result" || (message.ask === "command" && message.tool?.tool === "attempt_completion"));
-}
-
-/** What a chat message changes in the History entry beyond its totals; undefined when nothing. */
-function historyChange(message: ChatMessage, added: boolean): { status?: TaskStatus } | undefined {
-  if (message.type === "ask") return added && message.ask === "completion_result" ? { status: "completed" } : undefined;
-  if (message.say !== "api_req_started") return undefined;
-  if (added) return { status: "running" };
-  // A request just ended: its usage is all in.
-  return message.apiRequest?.outcome === undefined ? undefined : {};
-}
-
-function statusOf(outcome: TaskOutcome, task: Task): TaskStatus {
-  if (outcome === "aborted") return task.state.abortReason === "shutdown" ? "interrupted" : "cancelled";
-  return outcome === "mistake_limit" ? "failed" : outcome;
-}
-
-/** A session without MCP servers offers no MCP tools: they could only fail, and cost prompt. */
-function withoutMcpTools(tools: Readonly<Record<string, ToolDefinition>>, drop: boolean): Readonly<Record<string, ToolDefinition>> {
-  if (!drop) return tools;
-  return Object.fromEntries(Object.entries(tools).filter(([name]) => !MCP_TOOL_NAMES.includes(name)));
 }
 
 /** What the system prompt says of the sandbox: read when the task starts, as the sandbox is then. */

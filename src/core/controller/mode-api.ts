@@ -6,7 +6,7 @@
 import { ApiError, isApiError } from "../../api/errors";
 import type { ApiHandler, ApiMessage, ApiStream, ModelInfo, ToolSpec } from "../../api/types";
 import { errorText } from "../util/error-text";
-import type { AgentMode } from "../task/mode";
+import type { AgentMode } from "../participants/mode/mode";
 
 /** Builds the Plan-mode client, or undefined when Plan mode uses the Act model. */
 export type PlanHandlerFactory = () => ApiHandler | Promise<ApiHandler> | undefined;

@@ -1,16 +1,11 @@
 import type { ApiConfiguration } from "../../api/config";
-import { join } from "node:path";
 import { listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
-import type { ChatMessage } from "../../shared/messages";
-import type { AgentMode } from "../../shared/settings";
 import { PROVIDER_IDS } from "../../shared/providers";
 import type {
   ApiSettings,
   FromWebviewMessage,
-  HistoryItem,
-  OpenQuestion,
   PanelView,
   ProviderId,
   QuestionAnswer,
@@ -18,10 +13,11 @@ import type {
   ToWebviewMessage,
   WebviewSettings,
 } from "../../shared/protocol";
+import { globalHooksFolder, globalRulesFolder, globalWorkflowsFolder } from "../storage/paths";
 import { TaskHistory } from "../storage/task-history";
 import { responseTo } from "../task/question-answers";
-import type { TaskOutcome } from "../task";
-import { Controller, type ControllerListener } from "./index";
+import { Controller, type ChatChange } from "./index";
+import type { DisposableLike } from "../util/disposable";
 import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
 import { StreamDeltas } from "./stream-deltas";
@@ -72,10 +68,11 @@ export interface WebviewSessionDeps {
  * events into protocol deltas for the webview, and carries out what the webview asks. The full
  * state goes out only when the webview (re)loads; after that, one message per change.
  */
-export class WebviewSession implements ControllerListener {
+export class WebviewSession {
   readonly controller: Controller;
   private readonly history: TaskHistory;
-  private readonly settingsSubscription: { dispose(): void };
+  /** The Controller's events and the settings store's, heard until the session is disposed. */
+  private readonly subscriptions: DisposableLike[];
   /** What the webview holds of the rows streaming now, so their updates go as deltas. */
   private readonly deltas = new StreamDeltas();
   private readonly mcpPanel: McpPanel | undefined;
@@ -88,7 +85,6 @@ export class WebviewSession implements ControllerListener {
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
     this.controller = new Controller({
       host: deps.host,
-      listener: this,
       createApiHandler: deps.createApiHandler ?? (async (config) => (await import("../../api")).buildApiHandler(config)),
       settings: storedSettings(deps.settings, deps.secrets),
       storageRoot: deps.storageRoot,
@@ -96,13 +92,22 @@ export class WebviewSession implements ControllerListener {
       sandbox: deps.sandbox,
       checkpoints: deps.checkpoints,
       mcp: deps.mcp,
-      rules: { globalFolder: join(deps.storageRoot, "rules") },
-      workflows: { globalFolder: join(deps.storageRoot, "workflows") },
-      hooks: { globalFolder: join(deps.storageRoot, "hooks"), ...deps.hooks },
+      rules: { globalFolder: globalRulesFolder(deps.storageRoot) },
+      workflows: { globalFolder: globalWorkflowsFolder(deps.storageRoot) },
+      hooks: { globalFolder: globalHooksFolder(deps.storageRoot), ...deps.hooks },
       ...deps.controllerOptions,
     });
-    // The Controller reads the store itself; the panel only needs to be told.
-    this.settingsSubscription = deps.settings.onDidChange(() => void this.postSettings());
+    const { events } = this.controller;
+    this.subscriptions = [
+      events.onDidChangeChat((change) => this.chatChanged(change)),
+      events.onDidChangeQuestion((question) => this.deps.post({ type: "questionChanged", question })),
+      events.onDidChangeTask((task) => this.taskChanged(task)),
+      events.onDidFinishTask(({ taskId }) => this.taskFinished(taskId)),
+      events.onDidChangeMode((mode) => this.deps.post({ type: "modeChanged", mode })),
+      events.onDidChangeHistoryItem((item) => this.deps.post({ type: "historyItemChanged", item })),
+      // The Controller reads the store itself; the panel only needs to be told.
+      deps.settings.onDidChange(() => void this.postSettings()),
+    ];
     this.workspaceSearch = new WorkspaceSearch({ root: deps.host.workspace.root, guard: () => this.controller.workspaceGuard() });
     if (deps.mcp) this.mcpPanel = new McpPanel(deps.mcp, deps.mcpHost, deps.post, () => this.controller.currentTask?.taskId);
   }
@@ -264,7 +269,7 @@ export class WebviewSession implements ControllerListener {
   }
 
   async dispose(): Promise<void> {
-    this.settingsSubscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     this.mcpPanel?.dispose();
     await this.controller.dispose();
   }
@@ -282,32 +287,26 @@ export class WebviewSession implements ControllerListener {
 
   // ------------------------------------------------------------ from the Controller
 
-  onMessageAdded(message: ChatMessage): void {
-    this.deltas.added(message);
-    this.deps.post({ type: "messageAdded", message });
+  private chatChanged(change: ChatChange): void {
+    switch (change.kind) {
+      case "added":
+        this.deltas.added(change.message);
+        return this.deps.post({ type: "messageAdded", message: change.message });
+      case "updated":
+        for (const update of this.deltas.updated(change.message)) this.deps.post(update);
+        return;
+      case "removed":
+        this.deltas.removed(change.timestamps);
+        return this.deps.post({ type: "messagesRemoved", timestamps: change.timestamps });
+      case "loaded":
+        // At once, not in the next full state (which waits for settings and history): the question
+        // that follows a load must not show over an empty chat.
+        this.deltas.reset();
+        return this.deps.post({ type: "messagesLoaded", messages: [...change.messages] });
+    }
   }
 
-  onMessagesLoaded(messages: readonly ChatMessage[]): void {
-    // At once, not in the next full state (which waits for settings and history): the question
-    // that follows a load must not show over an empty chat.
-    this.deltas.reset();
-    this.deps.post({ type: "messagesLoaded", messages: [...messages] });
-  }
-
-  onQuestionChanged(question: OpenQuestion | undefined): void {
-    this.deps.post({ type: "questionChanged", question });
-  }
-
-  onMessageUpdated(message: ChatMessage): void {
-    for (const update of this.deltas.updated(message)) this.deps.post(update);
-  }
-
-  onMessagesRemoved(timestamps: readonly number[]): void {
-    this.deltas.removed(timestamps);
-    this.deps.post({ type: "messagesRemoved", timestamps });
-  }
-
-  onTaskChanged(task: TaskSummary | undefined): void {
+  private taskChanged(task: TaskSummary | undefined): void {
     this.deltas.reset();
     if (this.shownTaskId && this.shownTaskId !== task?.id) this.mcpPanel?.elicitations.taskEnded(this.shownTaskId);
     this.shownTaskId = task?.id;
@@ -316,18 +315,10 @@ export class WebviewSession implements ControllerListener {
     this.deps.runningTaskChanged?.(task?.id);
   }
 
-  onTaskFinished(taskId: string, _outcome: TaskOutcome): void {
+  private taskFinished(taskId: string): void {
     this.mcpPanel?.elicitations.taskEnded(taskId);
     this.deps.post({ type: "taskRunning", running: false });
     this.deps.runningTaskChanged?.(undefined);
-  }
-
-  onModeChanged(mode: AgentMode): void {
-    this.deps.post({ type: "modeChanged", mode });
-  }
-
-  onHistoryItemChanged(item: HistoryItem): void {
-    this.deps.post({ type: "historyItemChanged", item });
   }
 
   // ------------------------------------------------------------ state

@@ -1,9 +1,9 @@
 /**
  * The Controller's hooks: where the global ones are, how a workspace's are trusted (the host's
- * question), and the trust decisions, which outlive tasks. Each task gets its own HooksInLoop.
+ * question), and the trust decisions, which outlive tasks. Each task gets its own TaskHooks
+ * (the hooks participant, participants/hooks/, says when they run).
  */
-import { HooksInLoop } from "./in-loop";
-import type { TaskHooksDeps } from "./task-hooks";
+import { TaskHooks, type TaskHooksDeps } from "./task-hooks";
 import { HookTrust, type TrustWorkspaceHooks } from "./trust";
 
 export interface HooksOptions {
@@ -24,9 +24,9 @@ export class WorkspaceHooks {
     this.trust = new HookTrust(options.trustWorkspace);
   }
 
-  forTask(deps: Omit<TaskHooksDeps, "trust" | "globalFolder" | "trustHint">): HooksInLoop {
+  forTask(deps: Omit<TaskHooksDeps, "trust" | "globalFolder" | "trustHint">): TaskHooks {
     const { globalFolder, trustHint } = this.options;
-    return new HooksInLoop({ ...deps, trust: this.trust, trustHint: trustHint ?? DEFAULT_HINT, ...(globalFolder ? { globalFolder } : {}) });
+    return new TaskHooks({ ...deps, trust: this.trust, trustHint: trustHint ?? DEFAULT_HINT, ...(globalFolder ? { globalFolder } : {}) });
   }
 
   /** The person asked to be asked again about workspaces whose hooks they kept off. */

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import { isWithin, realLocation, toSlashes } from "../util/real-paths";
-import { IGNORE_FILE_NAMES } from "./ignore-controller";
+import { IGNORE_FILE_NAMES } from "./ignore-file-names";
 
 /** Folders whose every file is a guard file, wherever they sit in the workspace (submodules have their own .git). */
 export const GUARD_FOLDERS = [".git", ".vscode", ".tandem"] as const;

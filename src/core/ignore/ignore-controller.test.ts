@@ -3,7 +3,8 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/tool-context";
-import { IgnoreController, mentionsIgnoredPath } from "./ignore-controller";
+import { IgnoreController } from "./ignore-controller";
+import { mentionsIgnoredPath } from "./mentions-ignored-path";
 
 let root: string;
 let cleanup: () => Promise<void>;

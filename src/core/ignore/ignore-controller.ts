@@ -14,11 +14,9 @@ import type { PathGuard } from "./path-guard";
 import { compileIgnoreRules } from "./ignore-rules";
 import { looksLikeSecretFile } from "./secret-files";
 import { errorText } from "../util/error-text";
+import { IGNORE_FILE_NAMES } from "./ignore-file-names";
 
-export { mentionsIgnoredPath } from "./mentions-ignored-path";
 
-/** Read in this order; the rules of both apply. */
-export const IGNORE_FILE_NAMES = [".tandemignore", ".clineignore"] as const;
 
 export interface IgnoreControllerOptions {
   /** Let tools read `.env`, keys and other files that usually hold secrets. Default false. */

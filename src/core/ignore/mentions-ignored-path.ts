@@ -13,7 +13,7 @@ import * as path from "node:path";
 import type { CommandFiles } from "../permissions";
 import type { PathGuard } from "./path-guard";
 import { GUARD_FOLDERS, guardedChangeNote } from "./guard-files";
-import { IGNORE_FILE_NAMES } from "./ignore-controller";
+import { IGNORE_FILE_NAMES } from "./ignore-file-names";
 
 export interface RootedPathGuard extends PathGuard {
   /** Relative words in the command resolve against this folder. */

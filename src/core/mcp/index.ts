@@ -8,3 +8,4 @@ export { sandboxRefusal, type ConfinedLaunch, type McpServerSandbox } from "./se
 export type { StdioLaunch } from "./stdio-transport";
 export { DEFAULT_RESULT_LIMITS, type ResultLimits } from "./tool-result";
 export * from "./types";
+export type { McpServers } from "./servers";

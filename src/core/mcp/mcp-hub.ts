@@ -15,7 +15,8 @@ import { editServerInFile, type McpServerEdit } from "./config-edits";
 import { createDebouncedWatcher, type WatchFile } from "./config-watcher";
 import { launchKey, loadMcpConfigFile, type McpConfigResult } from "./mcp-config";
 import type { McpOAuthHost } from "./oauth-provider";
-import { ServerConnection, type ConnectionHost } from "./server-connection";
+import type { ConnectionHost } from "./server-connection";
+import { ServerEntry, type ServerEntryHost } from "./server-entry";
 import type { McpServerSandbox } from "./server-sandbox";
 import { DEFAULT_RESULT_LIMITS, normaliseResourceResult, normaliseToolResult, type ResultLimits } from "./tool-result";
 import {
@@ -26,7 +27,6 @@ import {
   type McpResourceResult,
   type McpServerConfig,
   type McpServerSnapshot,
-  type McpServerState,
   type McpToolResult,
 } from "./types";
 
@@ -73,29 +73,14 @@ export interface CallToolOptions {
   readonly onProgress?: (progress: McpProgress) => void;
 }
 
-interface Entry {
-  readonly name: string;
-  readonly source: McpConfigSource;
-  readonly file: string;
-  config: McpServerConfig;
-  state: McpServerState;
-  error?: string;
-  stderrTail?: string;
-  connection?: ServerConnection;
-  /** Settles when the current connection attempt has ended either way. */
-  connecting?: Promise<void>;
-  /** Bumped by every start and stop, so a late result of an old attempt is ignored. */
-  generation: number;
-}
-
 export class McpHub implements DisposableLike {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, ServerEntry>();
   private readonly problems = new Map<McpConfigSource, readonly McpConfigProblem[]>();
   private readonly listeners = new Set<(state: McpHubState) => void>();
   private readonly validator = new ArgumentValidator();
   private readonly watchers: DisposableLike[] = [];
   private readonly reloads = new Map<McpConfigSource, Promise<void>>();
-  private readonly connectionHost: ConnectionHost;
+  private readonly entryHost: ServerEntryHost;
   private workspaceTrusted = false;
   /** The workspace servers' fingerprint the person trusted; a changed launch line asks again. */
   private trustedFingerprint: string | undefined;
@@ -105,7 +90,7 @@ export class McpHub implements DisposableLike {
   private disposed = false;
 
   constructor(private readonly options: McpHubOptions) {
-    this.connectionHost = {
+    const connection: ConnectionHost = {
       clientInfo: options.clientInfo ?? { name: "tandem", version: "0.1.0" },
       roots: () => options.workspaceFolders(),
       elicit: options.elicit,
@@ -113,6 +98,7 @@ export class McpHub implements DisposableLike {
       sandbox: options.sandbox,
       connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
     };
+    this.entryHost = { connection, changed: () => this.emit() };
   }
 
   /**
@@ -137,7 +123,7 @@ export class McpHub implements DisposableLike {
   }
 
   servers(): readonly McpServerSnapshot[] {
-    return [...this.entries.values()].map((e) => this.snapshot(e));
+    return [...this.entries.values()].map((e) => e.snapshot());
   }
 
   state(): McpHubState {
@@ -164,31 +150,29 @@ export class McpHub implements DisposableLike {
   }
 
   async callTool(server: string, tool: string, args: unknown, options: CallToolOptions = {}): Promise<McpToolResult> {
-    const entry = this.connected(server);
-    const listed = entry.connection.tools.find((t) => t.name === tool);
+    const entry = this.entry(server);
+    const connection = entry.live();
+    const listed = connection.tools.find((t) => t.name === tool);
     if (!listed) {
-      const names = entry.connection.tools.map((t) => t.name).join(", ") || "none";
+      const names = connection.tools.map((t) => t.name).join(", ") || "none";
       throw new McpCallError("unknown_tool", `server "${server}" has no tool "${tool}" (its tools: ${names})`);
     }
     const check = this.validator.check(listed.inputSchema, args);
     if (!check.ok) throw new McpCallError("invalid_arguments", `invalid arguments for ${server}/${tool}: ${check.problem}`);
-    const raw = await entry.connection.callTool(tool, args as Record<string, unknown>, {
-      ...options,
-      timeoutMs: entry.config.timeoutSeconds * 1000,
-    });
+    const raw = await connection.callTool(tool, args as Record<string, unknown>, { ...options, timeoutMs: entry.timeoutMs() });
     return normaliseToolResult(raw, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
   }
 
   async readResource(server: string, uri: string, options: { signal?: AbortSignal } = {}): Promise<McpResourceResult> {
-    const entry = this.connected(server);
-    const raw = await entry.connection.readResource(uri, { ...options, timeoutMs: entry.config.timeoutSeconds * 1000 });
+    const entry = this.entry(server);
+    const raw = await entry.live().readResource(uri, { ...options, timeoutMs: entry.timeoutMs() });
     return normaliseResourceResult(raw, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
   }
 
   /** A server's prompt (the `/mcp:server:prompt` command), its messages' text joined; throws McpCallError. */
   async getPrompt(server: string, prompt: string, args: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<string> {
-    const entry = this.connected(server);
-    const raw = await entry.connection.getPrompt(prompt, args, { ...options, timeoutMs: entry.config.timeoutSeconds * 1000 });
+    const entry = this.entry(server);
+    const raw = await entry.live().getPrompt(prompt, args, { ...options, timeoutMs: entry.timeoutMs() });
     return promptText(raw);
   }
 
@@ -212,7 +196,7 @@ export class McpHub implements DisposableLike {
   async restartServer(server: string): Promise<void> {
     const entry = this.entries.get(server);
     if (!entry) throw new McpCallError("unknown_server", `no MCP server named "${server}"`);
-    this.begin(entry, undefined, this.stop(entry));
+    this.begin(entry, undefined, entry.stop());
     await entry.connecting;
   }
 
@@ -223,7 +207,7 @@ export class McpHub implements DisposableLike {
 
   /** The workspace folders changed: servers that read roots ask again. */
   rootsChanged(): void {
-    for (const e of this.entries.values()) void e.connection?.rootsChanged();
+    for (const e of this.entries.values()) e.rootsChanged();
   }
 
   /** Reads a file again and applies it (the watcher does this on change). */
@@ -237,7 +221,7 @@ export class McpHub implements DisposableLike {
   async shutdown(): Promise<void> {
     this.disposed = true;
     for (const w of this.watchers.splice(0)) void w.dispose();
-    await Promise.all([...this.entries.values()].map((e) => this.stop(e)));
+    await Promise.all([...this.entries.values()].map((e) => e.stop()));
     this.listeners.clear();
   }
 
@@ -283,7 +267,7 @@ export class McpHub implements DisposableLike {
     for (const entry of [...this.entries.values()]) {
       if (entry.source === source && !wanted.has(entry.name)) {
         this.entries.delete(entry.name);
-        await this.stop(entry);
+        await entry.stop();
       }
     }
     for (const [name, config] of wanted) this.applyServer(source, file, name, config);
@@ -297,12 +281,12 @@ export class McpHub implements DisposableLike {
     const trusted = source === "global" || this.workspaceTrusted;
     if (entry && entry.source !== source) {
       // Only the global file reaches here (a workspace name the global file uses is skipped).
-      void this.stop(entry);
+      void entry.stop();
       this.entries.delete(name);
       entry = undefined;
     }
     if (!entry) {
-      const created: Entry = { name, source, file, config, state: "connecting", generation: 0 };
+      const created = new ServerEntry({ name, source, file }, config, this.entryHost);
       this.entries.set(name, created);
       this.begin(created, trusted);
       return;
@@ -311,62 +295,18 @@ export class McpHub implements DisposableLike {
     const trustChanged = (entry.state === "untrusted") === trusted;
     entry.config = config;
     const current = entry;
-    if (relaunch || trustChanged) this.begin(current, trusted, this.stop(current));
+    if (relaunch || trustChanged) this.begin(current, trusted, current.stop());
   }
 
-  /**
-   * Starts connecting (or settles a state that needs no connection) at once, so the state never
-   * shows a server that is being replaced; the new process starts once `previous` has ended.
-   */
-  private begin(entry: Entry, trusted = entry.source === "global" || this.workspaceTrusted, previous: Promise<void> = Promise.resolve()): void {
-    if (this.disposed) return;
-    const generation = ++entry.generation;
-    delete entry.error;
-    delete entry.stderrTail;
-    if (!trusted) return this.settle(entry, "untrusted");
-    if (entry.config.disabled) return this.settle(entry, "disabled");
-    const connection = new ServerConnection(entry.name, entry.config, this.connectionHost);
-    entry.connection = connection;
-    connection.onListsChanged = () => this.emit();
-    connection.onLost = (reason) => {
-      if (entry.generation === generation) this.settle(entry, "failed", reason, connection.stderrTail());
-    };
-    this.settle(entry, "connecting");
-    entry.connecting = previous.then(() => (entry.generation === generation ? connection.connect() : undefined)).then(
-      () => {
-        if (entry.generation === generation) this.settle(entry, "connected");
-      },
-      (error: unknown) => {
-        if (entry.generation !== generation) return;
-        this.settle(entry, "failed", error instanceof Error ? error.message : String(error), connection.stderrTail());
-        void connection.close();
-      },
-    );
+  /** Starts a server unless the hub is gone; trusted by default as its file is. */
+  private begin(entry: ServerEntry, trusted = entry.source === "global" || this.workspaceTrusted, previous: Promise<void> = Promise.resolve()): void {
+    if (!this.disposed) entry.start(trusted, previous);
   }
 
-  private async stop(entry: Entry): Promise<void> {
-    entry.generation++;
-    const connection = entry.connection;
-    delete entry.connection;
-    delete entry.connecting;
-    await connection?.close();
-  }
-
-  private settle(entry: Entry, state: McpServerState, error?: string, stderrTail?: string): void {
-    entry.state = state;
-    if (error !== undefined) entry.error = error;
-    if (stderrTail) entry.stderrTail = stderrTail;
-    this.emit();
-  }
-
-  private connected(server: string): Entry & { connection: ServerConnection } {
+  private entry(server: string): ServerEntry {
     const entry = this.entries.get(server);
     if (!entry) throw new McpCallError("unknown_server", `no MCP server named "${server}" (servers: ${[...this.entries.keys()].join(", ") || "none"})`);
-    if (entry.state !== "connected" || !entry.connection) {
-      const why = entry.error ? `: ${entry.error}` : "";
-      throw new McpCallError("not_connected", `server "${server}" is ${entry.state}${why}`);
-    }
-    return entry as Entry & { connection: ServerConnection };
+    return entry;
   }
 
   private async edit(server: string, change: McpServerEdit): Promise<void> {
@@ -382,28 +322,6 @@ export class McpHub implements DisposableLike {
     } catch {
       return false;
     }
-  }
-
-  private snapshot(e: Entry): McpServerSnapshot {
-    const c = e.connection;
-    const live = e.state === "connected" && c;
-    const allowed = new Set(e.config.autoApprove);
-    return {
-      name: e.name,
-      source: e.source,
-      configFile: e.file,
-      state: e.state,
-      type: e.config.type,
-      ...(e.error ? { error: e.error } : {}),
-      ...(e.stderrTail ? { stderrTail: e.stderrTail } : {}),
-      timeoutSeconds: e.config.timeoutSeconds,
-      ...(live && c.serverInfo ? { serverInfo: c.serverInfo } : {}),
-      ...(live && c.instructions ? { instructions: c.instructions } : {}),
-      tools: live ? c.tools.map((t) => ({ ...t, autoApprove: allowed.has(t.name) })) : [],
-      resources: live ? c.resources : [],
-      resourceTemplates: live ? c.resourceTemplates : [],
-      prompts: live ? c.prompts : [],
-    };
   }
 
   private emit(): void {

@@ -29,6 +29,11 @@ export const modeTexts = {
   /** Plan mode: a round of plain text is the model talking to the person, which plan_mode_respond is for. */
   planReminder: "You are in Plan mode: to present your plan or ask the person about it, use plan_mode_respond instead of plain text.",
 
+  /** How the environment details name the mode. */
+  environment(mode: AgentMode): string {
+    return mode === "plan" ? "Plan (read-only: explore and answer with plan_mode_respond)" : "Act";
+  },
+
   /** With the first request after the person switched. */
   switched(mode: AgentMode): string {
     return mode === "act"

@@ -5,7 +5,7 @@
  */
 import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { SandboxSettings } from "../../shared/settings";
-import type { CommandScope } from "./command-sandbox";
+import type { CommandScope } from "./command-scope";
 import { workspaceReadOnlyPaths } from "./protected-locations";
 import { isWithin } from "../util/real-paths";
 

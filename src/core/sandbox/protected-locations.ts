@@ -5,7 +5,8 @@
 import { existsSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { GUARD_FOLDERS } from "../ignore/guard-files";
-import { IGNORE_FILE_NAMES } from "../ignore/ignore-controller";
+import { IGNORE_FILE_NAMES } from "../ignore/ignore-file-names";
+import { DEFAULT_DATA_FOLDER_IN_HOME } from "../storage/paths";
 
 /** Credential stores, browser profiles and editor storage, relative to HOME (Linux and macOS names). */
 export const HOME_DENIED_READS = [
@@ -40,7 +41,7 @@ export const HOME_DENIED_READS = [
   ".config/code-server",
   "Library/Application Support/Code",
   // Tandem's own storage (the CLI's default; the extension's storage comes from the host).
-  ".local/share/tandem",
+  DEFAULT_DATA_FOLDER_IN_HOME,
 ] as const;
 
 /** Absolute paths of HOME's denied reads. */

@@ -9,13 +9,8 @@ import { BUILTIN_COMMANDS, builtinCommand } from "./builtins";
 import { parseSlashCommand } from "./parse";
 import { findWorkflows, readWorkflow, type WorkflowSources } from "./workflows";
 import { expandPrompt, promptCommands, type PromptServers } from "./mcp-prompts";
+import type { ExpandedCommand } from "./parse";
 
-export interface ExpandedCommand {
-  /** The message as the model gets it: the command's block, then what the person typed after it. */
-  readonly text: string;
-  /** What the person should know (a workflow that could not be read, so the text went as typed). */
-  readonly note?: string;
-}
 
 export class SlashCommands {
   constructor(

@@ -6,10 +6,9 @@
  * person is told, and the message goes as typed); otherwise it follows the prompt's text.
  */
 import type { McpServerSnapshot } from "../mcp";
-import type { McpServers } from "../task/task-params";
+import type { McpServers } from "../mcp/servers";
 import { errorText } from "../util/error-text";
-import type { ExpandedCommand } from "./commands";
-import { COMMAND_NAME } from "./parse";
+import { COMMAND_NAME, type ExpandedCommand } from "./parse";
 
 export type PromptServers = Pick<McpServers, "servers" | "getPrompt">;
 

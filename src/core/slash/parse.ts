@@ -19,3 +19,11 @@ export function parseSlashCommand(text: string): TypedCommand | undefined {
   if (!match) return undefined;
   return { name: match[1]!, rest: text.slice(match[0].length) };
 }
+
+/** What a message that starts with a command becomes (a built-in, a workflow, an MCP prompt). */
+export interface ExpandedCommand {
+  /** The message as the model gets it: the command's block, then what the person typed after it. */
+  readonly text: string;
+  /** What the person should know (a workflow that could not be read, so the text went as typed). */
+  readonly note?: string;
+}

@@ -1,11 +1,10 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { HistoryItem } from "../../shared/protocol";
 import { writeFileAtomic } from "./atomic-write";
 import { CoalescingWriter } from "./coalescing-writer";
+import { taskFolder, taskHistoryFile } from "./paths";
 
-const INDEX_FILE = "task_history.json";
 const MAX_ITEMS = 500;
 
 /**
@@ -23,7 +22,7 @@ export class TaskHistory {
   ) {
     this.writer = new CoalescingWriter(async () => {
       await mkdir(this.root, { recursive: true });
-      await writeFileAtomic(join(this.root, INDEX_FILE), JSON.stringify(this.items));
+      await writeFileAtomic(taskHistoryFile(this.root), JSON.stringify(this.items));
     }, onError);
   }
 
@@ -65,11 +64,11 @@ export class TaskHistory {
     await this.load();
     this.items = this.items.filter((i) => i.id !== id);
     await this.writer.request();
-    await rm(join(this.root, "tasks", id), { recursive: true, force: true });
+    await rm(taskFolder(this.root, id), { recursive: true, force: true });
   }
 
   private load(): Promise<void> {
-    this.loaded ??= readFile(join(this.root, INDEX_FILE), "utf8").then(
+    this.loaded ??= readFile(taskHistoryFile(this.root), "utf8").then(
       (text) => {
         try {
           const parsed: unknown = JSON.parse(text);
@@ -77,7 +76,7 @@ export class TaskHistory {
           this.items = parsed.map(fromIndexEntry);
         } catch (error) {
           // Only the index is lost: the tasks themselves stay on disk.
-          this.onError(new Error(`The task history index ${join(this.root, INDEX_FILE)} is unreadable (${(error as Error).message}); starting a new one.`));
+          this.onError(new Error(`The task history index ${taskHistoryFile(this.root)} is unreadable (${(error as Error).message}); starting a new one.`));
         }
       },
       (error: NodeJS.ErrnoException) => {

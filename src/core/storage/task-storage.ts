@@ -4,6 +4,7 @@ import type { ApiMessage } from "../../api/types";
 import type { ChatMessage } from "../../shared/messages";
 import { AGENT_MODES, type AgentMode } from "../../shared/settings";
 import { writeFileAtomic, type WriteStats } from "./atomic-write";
+import { taskFolder } from "./paths";
 import { FileJournal, type HistoryJournal } from "./journal";
 import { encodeOp, parseOps, replay } from "./journal-format";
 
@@ -36,7 +37,7 @@ export class TaskStorage {
     readonly taskId: string,
     private readonly options: TaskStorageOptions = {},
   ) {
-    this.dir = join(root, "tasks", taskId);
+    this.dir = taskFolder(root, taskId);
   }
 
   loadChatMessages(): Promise<ChatMessage[]> {

@@ -1,7 +1,7 @@
 import type { ApiMessage, ApiStreamReasoningChunk, ContentBlock, StopReason } from "../../api/types";
 import type { AssistantMessageContent, CutOff } from "../assistant-message/types";
 import { NativeToolCallAccumulator } from "./native-tool-calls";
-import type { ToolCall } from "./tool-executor";
+import type { ToolCall } from "./tool-call";
 
 /**
  * Collects one streamed answer (text, reasoning with its signature, native tool calls) and turns

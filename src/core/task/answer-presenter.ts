@@ -7,7 +7,7 @@ import type { SayExtra } from "./chat-channel";
 import type { MessageState } from "./message-state";
 import { sanitizeStreamingText } from "./sanitize-text";
 import type { AbortReason, TaskState } from "./task-state";
-import type { ToolCall } from "./tool-executor";
+import type { ToolCall } from "./tool-call";
 
 export interface AnswerPresenterDeps {
   readonly state: TaskState;

@@ -3,7 +3,7 @@
  * reasoning, text, native tool calls and usage; text feeds the parser, whose blocks the Task
  * presents as they arrive (presentAssistantMessage).
  */
-import type { ApiStream } from "../../api/types";
+import type { ApiStreamChunk } from "../../api/types";
 import type { AgentSettings } from "../../shared/settings";
 import type { IncrementalAssistantMessageParser } from "../assistant-message/incremental-parser";
 import { formatResponse } from "../prompts/responses";
@@ -23,11 +23,17 @@ export interface AnswerReaderDeps {
   withStateLock<T>(fn: () => T): Promise<T>;
 }
 
+/** How reading an answer ended: the stream ended (or was left after a tool), the person stopped the request before it began, or the stream failed. */
+export type AnswerEnd = { readonly kind: "read" } | { readonly kind: "stopped" } | { readonly kind: "failed"; readonly error: unknown };
+
+/** What attemptApiRequest returns when the person chose to stop after a failure: nothing was streamed. */
+export const REQUEST_STOPPED = "stopped";
+
 /**
- * Reads the stream into `answer`, presenting its blocks as they are parsed. Returns why the
- * stream failed, if it did (after an XML tool call or a rejection, the rest is not read).
+ * Reads the stream into `answer`, presenting its blocks as they are parsed (after an XML tool
+ * call or a rejection, the rest is not read).
  */
-export async function readAnswer(stream: ApiStream, answer: AnswerAssembler, row: RequestRow, deps: AnswerReaderDeps): Promise<unknown> {
+export async function readAnswer(stream: AsyncGenerator<ApiStreamChunk, unknown, undefined>, answer: AnswerAssembler, row: RequestRow, deps: AnswerReaderDeps): Promise<AnswerEnd> {
   const { state, presenter } = deps;
   const coordinator = new StreamChunkCoordinator(stream, { onUsage: (usage) => void row.addUsage(usage), abortRequest: deps.abortRequest });
   const xmlMode = deps.settings().toolCallMode === "xml";
@@ -58,9 +64,9 @@ export async function readAnswer(stream: ApiStream, answer: AnswerAssembler, row
         break;
       }
     }
-    return undefined;
+    return coordinator.returnValue === REQUEST_STOPPED ? { kind: "stopped" } : { kind: "read" };
   } catch (error) {
-    return error;
+    return { kind: "failed", error };
   } finally {
     await coordinator.stop();
   }

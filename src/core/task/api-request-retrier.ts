@@ -1,30 +1,15 @@
 import type { ApiError } from "../../api/errors";
-import type { ApiRequestInfo, AskKind, AskResponse, ChatMessage, RetryInfo, SayKind } from "../../shared/messages";
-import { truncateConversation } from "../context/truncate-conversation";
+import type { ApiRequestInfo, ChatMessage, RetryInfo } from "../../shared/messages";
 import { abortableSleep } from "../util/abortable-sleep";
-import type { SayExtra } from "./chat-channel";
-import type { MessageState } from "./message-state";
+import type { TaskScope } from "./task-scope";
 import { DEFAULT_RETRY_OPTIONS, planRetry, type RetryOptions } from "./retry-policy";
 
 export type { RetryOptions } from "./retry-policy";
 
-export interface ApiRequestRetrierDeps {
-  options?: Partial<RetryOptions>;
-  /** Automatic retries per round, read at each failure (a setting the person may change mid-task). */
-  maxRetries(): number;
-  signal: AbortSignal;
-  messages: MessageState;
-  say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
-  ask(kind: AskKind, text: string): Promise<AskResponse>;
-  withStateLock<T>(fn: () => T): Promise<T>;
-  /** Before the conversation is shortened (the PreCompact hook): false keeps it whole. */
-  beforeCompact?(messages: number): Promise<boolean>;
-}
-
 export type RetryDecision = "retry" | "stop";
 
 /**
- * What the Task does after a failed request: shorten the context once when it overflowed,
+ * What the Task does after a failed request: have the context shortened once when it overflowed,
  * retry with backoff (shown to the person as a countdown), and, once the automatic attempts are
  * spent or the error cannot be retried, ask the person. Every wait ends at once on cancel.
  * One per round: its counters are that round's budget and end with it.
@@ -34,16 +19,26 @@ export class ApiRequestRetrier {
   private attempts = 0;
   private truncatedThisRound = false;
 
-  constructor(private readonly deps: ApiRequestRetrierDeps) {
-    this.options = { ...DEFAULT_RETRY_OPTIONS, ...deps.options };
+  constructor(
+    private readonly scope: TaskScope,
+    options?: Partial<RetryOptions>,
+  ) {
+    this.options = { ...DEFAULT_RETRY_OPTIONS, ...options };
+  }
+
+  /** Automatic retries per round, read at each failure (a setting the person may change mid-task). */
+  private maxRetries(): number {
+    return this.scope.settings().requestRetries;
   }
 
   async afterFailure(error: ApiError): Promise<RetryDecision> {
-    if (error.kind === "aborted" || this.deps.signal.aborted) return "stop";
+    if (error.kind === "aborted" || this.scope.signal.aborted) return "stop";
     if (error.kind === "context_window_exceeded" && !this.truncatedThisRound) {
-      if (await this.truncate()) return "retry";
+      // Once a round: a provider that still refuses gets asked about like any other failure.
+      this.truncatedThisRound = true;
+      if (await this.scope.participants.overflowed()) return "retry";
     }
-    const plan = planRetry(error, this.attempts, this.deps.maxRetries(), this.options);
+    const plan = planRetry(error, this.attempts, this.maxRetries(), this.options);
     if (plan.action === "retry") {
       this.attempts = plan.attempt;
       return this.waitAndRetry(plan.delayMs, plan.attempt, describe(error));
@@ -51,11 +46,11 @@ export class ApiRequestRetrier {
     if (plan.action === "ask_long_wait") {
       const seconds = Math.ceil(plan.delayMs / 1000);
       await this.markRequest(error);
-      const answer = await this.deps.ask(
+      const answer = await this.scope.ask(
         "api_req_failed",
         `${describe(error)}\nThe provider asks to wait ${seconds} seconds before trying again. Wait and retry?`,
       );
-      if (answer.type !== "yes" || this.deps.signal.aborted) return "stop";
+      if (answer.type !== "yes" || this.scope.signal.aborted) return "stop";
       this.attempts++;
       return this.waitAndRetry(plan.delayMs, this.attempts, describe(error));
     }
@@ -65,8 +60,8 @@ export class ApiRequestRetrier {
 
   async afterEmptyAnswer(): Promise<RetryDecision> {
     const reason = "The model returned an empty answer (no text and no tool use).";
-    await this.deps.say("error", reason);
-    if (this.attempts < this.deps.maxRetries()) {
+    await this.scope.say("error", reason);
+    if (this.attempts < this.maxRetries()) {
       this.attempts++;
       return this.waitAndRetry(this.options.baseDelayMs, this.attempts, reason);
     }
@@ -75,8 +70,8 @@ export class ApiRequestRetrier {
   }
 
   private async askPerson(reason: string): Promise<RetryDecision> {
-    const answer = await this.deps.ask("api_req_failed", reason);
-    if (answer.type !== "yes" || this.deps.signal.aborted) return "stop";
+    const answer = await this.scope.ask("api_req_failed", reason);
+    if (answer.type !== "yes" || this.scope.signal.aborted) return "stop";
     this.attempts = 0;
     this.truncatedThisRound = false;
     await this.updateLatest("api_req_started", (m) => (m.apiRequest = requestInFlight(m.apiRequest)));
@@ -86,15 +81,15 @@ export class ApiRequestRetrier {
   private async waitAndRetry(delayMs: number, attempt: number, reason: string): Promise<RetryDecision> {
     const retry: RetryInfo = {
       attempt,
-      maxAttempts: this.deps.maxRetries(),
+      maxAttempts: this.maxRetries(),
       delaySeconds: Math.round(delayMs / 100) / 10,
       reason,
     };
     await this.updateLatest("api_req_started", (m) => {
       if (m.apiRequest) m.apiRequest.outcome = "retried";
     });
-    await this.deps.say("error_retry", `${reason} Retrying in ${retry.delaySeconds}s (attempt ${attempt}/${retry.maxAttempts}).`, { retry });
-    const waited = await abortableSleep(delayMs, this.deps.signal);
+    await this.scope.say("error_retry", `${reason} Retrying in ${retry.delaySeconds}s (attempt ${attempt}/${retry.maxAttempts}).`, { retry });
+    const waited = await abortableSleep(delayMs, this.scope.signal);
     // The countdown row becomes a record of the wait, and the request row spins again for the new attempt.
     await this.updateLatest("error_retry", (m) => {
       if (m.retry) m.retry.outcome = waited ? "retried" : "cancelled";
@@ -118,27 +113,10 @@ export class ApiRequestRetrier {
 
   /** Changes the newest message of a kind: the current round's request row, or the retry just shown. */
   private updateLatest(kind: "api_req_started" | "error_retry", change: (message: ChatMessage) => void): Promise<void> {
-    return this.deps.withStateLock(() => {
-      const latest = this.deps.messages.chatMessages.findLast((m) => m.type === "say" && m.say === kind);
-      if (latest) this.deps.messages.update(latest.ts, change);
+    return this.scope.withStateLock(() => {
+      const latest = this.scope.messages.chatMessages.findLast((m) => m.type === "say" && m.say === kind);
+      if (latest) this.scope.messages.update(latest.ts, change);
     });
-  }
-
-  /** Drops the oldest rounds so the request fits; false when there is nothing left to drop. */
-  private async truncate(): Promise<boolean> {
-    this.truncatedThisRound = true;
-    if (this.deps.beforeCompact && !(await this.deps.beforeCompact(this.deps.messages.apiHistory.length))) return false;
-    const removed = await this.deps.withStateLock(() => {
-      const result = truncateConversation(this.deps.messages.apiHistory, 0.5);
-      if (result.removed > 0) this.deps.messages.setApiHistory(result.history);
-      return result.removed;
-    });
-    if (removed === 0) return false;
-    await this.deps.say(
-      "context_truncated",
-      `The conversation no longer fit the model's context window: the ${removed} oldest messages after the task were removed and the request is being retried.`,
-    );
-    return true;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ApiStreamToolCallsChunk } from "../../api/types";
 import type { CutOff } from "../assistant-message/types";
-import type { ToolCall } from "./tool-executor";
+import type { ToolCall } from "./tool-call";
 
 interface PendingCall {
   id: string;

@@ -4,10 +4,10 @@
  * completed (its result waiting for a reply or a new task), not as interrupted.
  */
 import type { ContentBlock } from "../../api/types";
-import type { AskKind, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { ChatMessage } from "../../shared/messages";
 import { formatResponse } from "../prompts/responses";
 import { imageBlockFromDataUrl } from "../util/image-block";
-import type { SayExtra } from "./chat-channel";
+import type { TaskScope } from "./task-scope";
 import type { TaskOutcome } from "./round-outcome";
 
 export interface ReopenedChat {
@@ -29,26 +29,18 @@ export function reopenChat(saved: readonly ChatMessage[], completed: boolean, re
   return { chat: kept.map(settled), completed: done };
 }
 
-export interface ResumeTalk {
-  ask(kind: AskKind, text: string): Promise<AskResponse>;
-  say(kind: SayKind, text?: string, extra?: SayExtra): Promise<unknown>;
-  isAborted(): boolean;
-  /** The person's reply followed by what its @-mentions stand for. */
-  withMentions(text: string | undefined): Promise<string | undefined>;
-}
-
 /**
  * Asks whether to go on: an interrupted task whether to resume; a completed one shows its result
  * again, and only a reply continues the work. Returns what the loop goes on with, or how the
  * task ends here (nobody resumed it).
  */
-export async function askToGoOn(reopened: ReopenedChat, talk: ResumeTalk): Promise<ContentBlock[] | TaskOutcome> {
+export async function askToGoOn(reopened: ReopenedChat, talk: TaskScope): Promise<ContentBlock[] | TaskOutcome> {
   const question = reopened.restored ? "The task was taken back to this checkpoint. Resume it from here?" : "This task was interrupted. Resume it?";
   const answer = reopened.completed ? await talk.ask("completion_result", "") : await talk.ask("resume_task", question);
   const replied = Boolean(answer.text?.trim() || answer.images?.length);
-  if (talk.isAborted() || (answer.type === "no" && !replied) || (reopened.completed && !replied)) return reopened.completed ? "completed" : "aborted";
+  if (talk.state.abort || (answer.type === "no" && !replied) || (reopened.completed && !replied)) return reopened.completed ? "completed" : "aborted";
   if (replied) await talk.say("user_feedback", answer.text, { images: answer.images });
-  const reply = await talk.withMentions(answer.text);
+  const reply = await talk.forModel(answer.text);
   const note = reopened.completed
     ? formatResponse.completedTaskReply(reply ?? "")
     : reopened.restored

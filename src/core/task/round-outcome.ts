@@ -5,10 +5,13 @@ export type TaskOutcome = "completed" | "failed" | "aborted" | "mistake_limit";
 /**
  * How one round (a request, its answer presented, its tools run) ended: the one value the loop
  * acts on. `tools_ran` goes round again with the tools' results; `no_tool` ends
- * recursivelyMakeClineRequests with didEndLoop false, and initiateTaskLoop reminds the model to use
- * a tool; `ended` ends the task.
+ * recursivelyMakeClineRequests, and initiateTaskLoop reminds the model to use a tool; `ended`
+ * ends the task.
  */
 export type RoundOutcome = { readonly kind: "tools_ran"; readonly results: ContentBlock[] } | { readonly kind: "no_tool" } | TaskEnded;
+
+/** What recursivelyMakeClineRequests returns: the round used no tool (initiateTaskLoop reminds the model), or the task ended. */
+export type RoundsOutcome = Exclude<RoundOutcome, { readonly kind: "tools_ran" }>;
 
 export interface TaskEnded {
   readonly kind: "ended";

@@ -1,4 +1,4 @@
-import type { ApiStream, ApiStreamChunk, ApiStreamUsageChunk } from "../../api/types";
+import type { ApiStreamChunk, ApiStreamUsageChunk } from "../../api/types";
 
 /** What the loop takes in stream order: everything but usage (the stop reason comes last). */
 export type ContentChunk = Exclude<ApiStreamChunk, ApiStreamUsageChunk>;
@@ -25,12 +25,18 @@ export class StreamChunkCoordinator {
   private wakeConsumer: (() => void) | undefined;
   private wakeReader: (() => void) | undefined;
   private reading: Promise<void> | undefined;
+  private returned: unknown;
 
   constructor(
-    private readonly stream: ApiStream,
+    private readonly stream: AsyncGenerator<ApiStreamChunk, unknown, undefined>,
     private readonly handlers: StreamChunkHandlers,
     readonly maxBufferedChunks = 64,
   ) {}
+
+  /** What the stream returned when it ended by itself (attemptApiRequest's "stopped"). */
+  get returnValue(): unknown {
+    return this.returned;
+  }
 
   /** Number of content chunks read but not yet taken. */
   get buffered(): number {
@@ -74,8 +80,12 @@ export class StreamChunkCoordinator {
           await new Promise<void>((resolve) => (this.wakeReader = resolve));
           continue;
         }
-        const { value, done } = await this.stream.next();
-        if (done) break;
+        const next = await this.stream.next();
+        if (next.done) {
+          this.returned = next.value;
+          break;
+        }
+        const value = next.value;
         if (value.type === "usage") this.handlers.onUsage(value);
         else this.buffer.push(value);
         this.wake("consumer");

@@ -1,6 +1,5 @@
 import type { AssistantMessageContent } from "../assistant-message/types";
 import type { ContentBlock } from "../../api/types";
-import type { FocusChainItem } from "../../shared/focus-chain";
 import type { TaskEnd } from "./round-outcome";
 
 /** Why the task was aborted: the person cancelled it, or the host is shutting down. */
@@ -21,10 +20,6 @@ export class TaskState {
   apiRequestCount = 0;
   /** Set by attempt_completion (accepted) or new_task: the task ends once this round's tools ran. */
   taskEnd: TaskEnd | undefined;
-  /** The checklist as it stands (focus-chain.ts is its one writer); undefined until one is written. */
-  focusChain: readonly FocusChainItem[] | undefined;
-  /** Requests since the model last wrote the checklist: the reminder's count (the seed's name). */
-  apiRequestsSinceLastTodoUpdate = 0;
 
   // --- per round
   /** Blocks parsed so far from the streamed answer (XML blocks, then native tool calls). */

@@ -1,9 +1,13 @@
 import type { ImageBlock, TextBlock } from "../../api/types";
+import type { ToolUse } from "../assistant-message/types";
 import { formatResponse } from "../prompts/responses";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import { errorText } from "../util/error-text";
 import type { ParamValues } from "./tools/params";
 import type { ApprovalDecision, ApprovalRequest, Feedback, PreparedCall, ToolContext, ToolDefinition, ToolResult } from "./tools/types";
+
+/** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
+export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
 
 /** Decides a request: the policy, and the person when it asks them. */
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;

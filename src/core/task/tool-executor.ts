@@ -1,76 +1,35 @@
 import type { ContentBlock, ImageBlock, TextBlock } from "../../api/types";
-import type { HostBridge } from "../../host/bridge";
-import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../shared/messages";
-import type { AgentSettings } from "../../shared/settings";
-import type { CutOff, ToolUse } from "../assistant-message/types";
+import type { CutOff } from "../assistant-message/types";
 import { formatResponse } from "../prompts/responses";
-import { decideApproval } from "./auto-approval";
-import type { BackgroundCommands } from "./background-commands";
-import type { CommandRunner } from "../sandbox/task-commands";
-import type { TaskState } from "./task-state";
-import { ToolError, type ApprovalDecision, type ApprovalRequest, type Feedback, type PathGuard, type RawParams, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 import { errorText } from "../util/error-text";
-import { getTool } from "./tools/registry";
-import { readParams } from "./tools/params";
-import { EditPreviews } from "./tools/edit-preview";
-import { runToolCall, type Approver } from "./tool-call";
 import { imageBlockFromDataUrl } from "../util/image-block";
-import type { McpServers } from "./task-params";
-import type { ToolGate, ToolHooks } from "../hooks";
-import type { FocusChain } from "./focus-chain";
-import { TASK_PROGRESS } from "./focus-chain-prompt";
-import type { ReadRecord } from "./tools/types";
-import { modeRefusal, type AgentMode } from "./mode";
-
-/** A complete or partial tool call; native calls carry the provider's id and their arguments as sent (`input`). */
-export type ToolCall = ToolUse & { id?: string; input?: Record<string, unknown> };
-
-export interface ToolExecutorDeps {
-  readonly tools: Readonly<Record<string, ToolDefinition>>;
-  readonly cwd: string;
-  readonly host: HostBridge;
-  readonly signal: AbortSignal;
-  readonly background: BackgroundCommands;
-  readonly commands: CommandRunner;
-  readonly state: TaskState;
-  readonly ignore: PathGuard;
-  settings(): AgentSettings;
-  ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo }): Promise<AskResponse>;
-  say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
-  /** The Task's state lock: every change the executor makes to the round's state goes through it. */
-  withStateLock<T>(fn: () => T): Promise<T>;
-  /** What a tool that is not read-only waits for first: the task's initial checkpoint. */
-  beforeChange?(): Promise<void> | undefined;
-  /** The MCP servers, for the MCP tools; none without a hub. */
-  readonly mcp?: McpServers;
-  /** A native call of a name that stands for another call (an MCP tool's function → use_mcp_tool); undefined: as it is. */
-  aliasCall?(call: ToolCall): ToolCall | undefined;
-  /** PreToolUse and PostToolUse around every call; none: no hooks. */
-  readonly hooks?: ToolHooks;
-  /** What the person typed, followed by what its @-mentions stand for (core/context/mentions.ts). */
-  withMentions(text: string | undefined): Promise<string | undefined>;
-  /** The task's checklist (focus-chain.ts): each call's task_progress, and the hold on a completion with open items. */
-  readonly focusChain?: Pick<FocusChain, "fromModel" | "holdCompletion" | "editMark">;
-  /** The task's record of file reads in the conversation (read_file); none: every read goes out in full. */
-  readonly reads?: ReadRecord;
-  /** The task's Plan/Act mode now (none: Act). */
-  mode?(): AgentMode;
-}
+import { decideApproval } from "./auto-approval";
+import type { CallWatch } from "./participant";
+import { runToolCall, type Approver, type ToolCall } from "./tool-call";
+import type { TaskScope } from "./task-scope";
+import type { TaskState } from "./task-state";
+import { EditPreviews } from "./tools/edit-preview";
+import { readParams } from "./tools/params";
+import { getTool } from "./tools/registry";
+import { ToolError, type ApprovalDecision, type ApprovalRequest, type Feedback, type RawParams, type ToolContext, type ToolDefinition, type ToolResult } from "./tools/types";
 
 /**
  * Runs the model's tool calls: the one place every call passes through. It reads the parameters
  * by the tool's schema, applies the auto-approval policy and asks, answers a rejection, gives the
  * model the note typed with "Approve", enforces "one XML tool per answer" and "nothing after a
- * rejection", counts mistakes, and turns every outcome into the next round's user content.
+ * rejection", counts mistakes, and turns every outcome into the next round's user content. The
+ * participants join each call where participant.ts says (resolveCall, callArrived, callStarting,
+ * callSettled).
  */
 export class ToolExecutor {
   /** Edit previews outlive a call (they open while it streams): the task's, until it is disposed. */
   private readonly previews: EditPreviews;
-  /** The checklist of a call whose preview row is open: it is taken once the call is over (checklistFirst). */
-  private deferredChecklist: { text: string; mark: number } | undefined;
 
-  constructor(private readonly deps: ToolExecutorDeps) {
-    this.previews = new EditPreviews((message) => deps.host.window.notify("error", message));
+  constructor(
+    private readonly scope: TaskScope,
+    private readonly tools: Readonly<Record<string, ToolDefinition>>,
+  ) {
+    this.previews = new EditPreviews((message) => scope.host.window.notify("error", message));
   }
 
   /** The task is over: previews of calls that never ran are reverted. Never rejects. */
@@ -79,42 +38,39 @@ export class ToolExecutor {
   }
 
   async executeTool(named: ToolCall): Promise<void> {
+    const { participants } = this.scope;
+    const call = named.id !== undefined && !named.partial ? participants.resolveCall(named) : named;
     try {
-      await this.runCall(named);
+      await this.runCall(call);
     } finally {
-      await this.takeDeferredChecklist();
+      if (!call.partial && !this.scope.signal.aborted) await participants.callSettled(call);
     }
   }
 
-  private async runCall(named: ToolCall): Promise<void> {
-    const { state } = this.deps;
-    const call = (named.id !== undefined && !named.partial && this.deps.aliasCall?.(named)) || named;
-    const native = call.id !== undefined;
+  private async runCall(call: ToolCall): Promise<void> {
+    const { state, participants } = this.scope;
     if (state.didRejectTool) {
       if (!call.partial) await this.settle(call, formatResponse.toolSkippedAfterRejection(call.name));
       return;
     }
-    if (state.didAlreadyUseTool && !native) {
+    if (state.didAlreadyUseTool && call.id === undefined) {
       if (!call.partial) await this.settle(call, formatResponse.onlyOneToolPerMessage());
       return;
     }
-    const tool = getTool(call.name, this.deps.tools);
+    const tool = getTool(call.name, this.tools);
     if (call.partial) {
-      // A call the mode refuses shows no preview: nothing of it may reach the workspace.
-      if (!tool?.presentPartial) return;
-      const ctx = this.context();
-      if (!this.modeRefusal(tool, call, ctx)) await tool.presentPartial(call.params, ctx);
+      // A call a participant refuses shows no preview: nothing of it may reach the workspace.
+      if (tool?.presentPartial && !(await participants.callArrived({ call, tool }))) await tool.presentPartial(call.params, this.context());
       return;
     }
-    await this.deps.withStateLock(() => (state.didAlreadyUseTool = true));
-    const held = await this.checklistFirst(call, tool);
-    if (held) return this.settle(call, held);
+    await this.scope.withStateLock(() => (state.didAlreadyUseTool = true));
+    const refusal = await participants.callArrived({ call, tool });
+    if (refusal?.kind === "held") return this.settle(call, refusal.text);
     if (!tool) return this.modelMistake(call, formatResponse.unknownTool(call.name));
-    const refusal = this.modeRefusal(tool, call);
     if (refusal) {
-      // A preview shown before the person switched modes is taken back.
+      // A preview shown before the refusal (the person switched modes meanwhile) is taken back.
       await tool.abandon?.(call.params, this.context());
-      return this.modelMistake(call, refusal);
+      return this.modelMistake(call, refusal.text);
     }
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
     if (call.params.__invalid_arguments !== undefined) {
@@ -123,64 +79,34 @@ export class ToolExecutor {
     await this.runModelCall(tool, call);
   }
 
-  /** A complete call the model may make: PreToolUse, the steps (tool-call.ts), PostToolUse, and its result settled. */
+  /** A complete call the model may make: the participants' start, the steps (tool-call.ts), how it ended, its result settled. */
   private async runModelCall(tool: ToolDefinition, call: ToolCall): Promise<void> {
     let result: ToolResult;
-    let gate: ToolGate | undefined;
+    let watch: CallWatch | undefined;
     try {
-      const params = await readParams(tool, call.params, this.deps.cwd);
-      gate = await this.deps.hooks?.beforeTool(call.name, call.params);
-      if (gate?.blocked !== undefined) return await this.blockedByHook(tool, call, gate);
-      if (!tool.readOnly) await this.deps.beforeChange?.();
+      const params = await readParams(tool, call.params, this.scope.root);
+      watch = await this.scope.participants.callStarting({ name: call.name, params: call.params, tool, nested: false });
+      if (watch.blocked) return await this.blocked(tool, call, watch, watch.blocked);
       result = await runToolCall(tool, params, this.context(), (request) => this.approve(request));
     } catch (error) {
-      if (this.deps.signal.aborted) return;
+      if (this.scope.signal.aborted) return;
       const message = errorText(error);
-      await gate?.done({ failed: message });
+      await watch?.ended?.({ failed: message });
       if (error instanceof ToolError) return this.modelMistake(call, message);
-      await this.deps.say("error", `${call.name} failed: ${message}`);
+      await this.scope.say("error", `${call.name} failed: ${message}`);
       return this.settle(call, formatResponse.toolError(message));
     }
-    if (!this.deps.signal.aborted) await gate?.done(result);
+    if (!this.scope.signal.aborted) await watch.ended?.(result);
     await this.applyResult(call, result);
   }
 
-  /**
-   * A PreToolUse hook said no: nothing is prepared, asked or run. The call's streamed preview is
-   * taken back and its row says so; the model hears the hook's reason. Not a model mistake.
-   */
-  private async blockedByHook(tool: ToolDefinition, call: ToolCall, gate: ToolGate): Promise<void> {
+  /** A participant blocked the call: nothing is prepared, asked or run; its streamed preview is taken back and its row says why. Not a model mistake. */
+  private async blocked(tool: ToolDefinition, call: ToolCall, watch: CallWatch, why: NonNullable<CallWatch["blocked"]>): Promise<void> {
     await tool.abandon?.(call.params, this.context());
     const path = call.params.path;
-    await this.deps.say("tool", `Blocked by a PreToolUse hook: ${gate.blocked}`, { tool: { tool: call.name, ...(path ? { path } : {}), blocked: true } });
-    await gate.showRows();
-    await this.settle(call, formatResponse.toolBlockedByHook(call.name, gate.blocked ?? ""), undefined, true);
-  }
-
-  /**
-   * The call's checklist, whatever becomes of the call (a cut-off call's list may be cut too);
-   * then, for attempt_completion, what the model hears instead while items are open (held once).
-   */
-  private async checklistFirst(call: ToolCall, tool: ToolDefinition | undefined): Promise<string | undefined> {
-    const chain = this.deps.focusChain;
-    const text = call.params[TASK_PROGRESS];
-    if (!chain || call.cutOff) return undefined;
-    // A streamed preview row becomes the call's question next: a checklist row now would come between.
-    if (text !== undefined && tool?.presentPartial) this.deferredChecklist = { text, mark: chain.editMark };
-    else await chain.fromModel(text);
-    return tool?.name === "attempt_completion" ? chain.holdCompletion() : undefined;
-  }
-
-  /** The deferred checklist, unless the task was cancelled meanwhile (an edit by the person meanwhile wins: FocusChain.fromModel). */
-  private async takeDeferredChecklist(): Promise<void> {
-    const deferred = this.deferredChecklist;
-    this.deferredChecklist = undefined;
-    if (deferred && !this.deps.signal.aborted) await this.deps.focusChain?.fromModel(deferred.text, deferred.mark);
-  }
-
-  /** Plan mode runs only what reads; Act mode all but plan_mode_respond (`task/mode.ts`). */
-  private modeRefusal(tool: ToolDefinition, call: ToolCall, ctx = this.context()): string | undefined {
-    return modeRefusal(tool, call.params, this.deps.mode?.() ?? "act", ctx);
+    await this.scope.say("tool", why.row, { tool: { tool: call.name, ...(path ? { path } : {}), blocked: true } });
+    await watch.showRows?.();
+    await this.settle(call, why.forModel, undefined, true);
   }
 
   private applyResult(call: ToolCall, result: ToolResult): Promise<void> {
@@ -210,16 +136,15 @@ export class ToolExecutor {
    * answer that keeps hitting the output limit cannot loop for ever.
    */
   private async refuseCutOff(tool: ToolDefinition, call: ToolCall, cutOff: CutOff): Promise<void> {
-    const ctx = this.context();
-    await tool.abandon?.(call.params, ctx);
+    await tool.abandon?.(call.params, this.context());
     const path = call.params.path;
     const shown = { tool: call.name, ...(path ? { path } : {}), ...(call.params.content !== undefined ? { content: call.params.content } : {}), cutOff: true };
-    await this.deps.say("tool", CUT_OFF_ROW_TEXT, { tool: shown });
+    await this.scope.say("tool", CUT_OFF_ROW_TEXT, { tool: shown });
     await this.settle(call, formatResponse.toolCutOff(call.name, cutOff), (state) => state.consecutiveMistakeCount++);
   }
 
   private async modelMistake(call: ToolCall, message: string): Promise<void> {
-    await this.deps.say("error", message);
+    await this.scope.say("error", message);
     await this.settle(call, formatResponse.toolError(message), (state) => state.consecutiveMistakeCount++);
   }
 
@@ -236,8 +161,8 @@ export class ToolExecutor {
    * records what it means for the round (a rejection, the task's end, the mistake count).
    */
   private settle(call: ToolCall, content: string | (TextBlock | ImageBlock)[], change?: (state: TaskState) => void, isError = false): Promise<void> {
-    const { state } = this.deps;
-    return this.deps.withStateLock(() => {
+    const { state } = this.scope;
+    return this.scope.withStateLock(() => {
       change?.(state);
       const out = state.userMessageContent;
       if (call.id !== undefined) {
@@ -251,68 +176,67 @@ export class ToolExecutor {
   }
 
   private context(): ToolContext {
-    const { deps } = this;
+    const { scope } = this;
     return {
-      cwd: deps.cwd,
-      ignore: deps.ignore,
-      host: deps.host,
-      signal: deps.signal,
-      background: deps.background,
-      commands: deps.commands,
+      ...scope.participants.lent,
+      cwd: scope.root,
+      ignore: scope.guard,
+      host: scope.host,
+      signal: scope.signal,
+      background: scope.background,
+      commands: scope.commands,
       previews: this.previews,
-      ...(deps.mcp ? { mcp: deps.mcp } : {}),
-      ...(deps.reads ? { reads: deps.reads } : {}),
-      mode: () => deps.mode?.() ?? "act",
-      ask: (kind, text, extra) => deps.ask(kind, text, extra),
-      say: (kind, text, extra) => deps.say(kind, text, extra),
+      mode: () => scope.mode.current,
+      ask: (kind, text, extra) => scope.ask(kind, text, extra),
+      say: (kind, text, extra) => scope.say(kind, text, extra).then(() => undefined),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),
-      withMentions: (text) => deps.withMentions(text),
+      withMentions: (text) => scope.forModel(text),
     };
   }
 
-  /** A tool run by another: the same steps; its outcome goes to the tool that ran it, not to the model. */
+  /** A tool run by another (or for a mention): the same steps; its outcome goes to the caller, not to the model. */
   async callTool(name: string, raw: RawParams, shownAs?: string): Promise<ToolResult> {
-    const tool = getTool(name, this.deps.tools);
+    const tool = getTool(name, this.tools);
     if (!tool) throw new Error(`There is no tool ${name} to run.`);
     const approve: Approver = (request) => this.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
-    const params = await readParams(tool, raw, this.deps.cwd);
-    const gate = await this.deps.hooks?.beforeTool(name, raw);
-    if (gate?.blocked !== undefined) {
-      await gate.showRows();
-      return { kind: "rejected", feedback: { text: formatResponse.toolBlockedByHook(name, gate.blocked) } };
+    const params = await readParams(tool, raw, this.scope.root);
+    const watch = await this.scope.participants.callStarting({ name, params: raw, tool, nested: true });
+    if (watch.blocked) {
+      await watch.showRows?.();
+      return { kind: "rejected", feedback: { text: watch.blocked.forModel } };
     }
     let result: ToolResult;
     try {
       result = await runToolCall(tool, params, this.context(), approve);
     } catch (error) {
-      await gate?.done({ failed: errorText(error) });
+      await watch.ended?.({ failed: errorText(error) });
       throw error;
     }
-    await gate?.done(result);
+    await watch.ended?.(result);
     return result;
   }
 
   /** The policy's verdict; the person's answer when it asks them. */
   private async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
-    const { deps } = this;
+    const { scope } = this;
     const kind = request.category === "command" ? "command" : "tool";
-    const verdict = await decideApproval(request, deps.settings(), { cwd: deps.cwd, ignore: deps.ignore, sandbox: deps.commands.sandbox });
+    const verdict = await decideApproval(request, scope.settings(), { cwd: scope.root, ignore: scope.guard, sandbox: scope.commands.sandbox });
     if (verdict.verdict === "deny") {
       const text = `Tandem's command guard refused to run this command: ${verdict.reason}`;
-      await deps.say("error", `${text}\n${request.command ?? ""}`);
+      await scope.say("error", `${text}\n${request.command ?? ""}`);
       return { approved: false, feedback: { text: `${text} Do not try to get around the guard; find a safer way or ask the person.` } };
     }
     if (verdict.verdict === "auto") {
-      await deps.say(kind, request.command, { tool: request.message });
+      await scope.say(kind, request.command, { tool: request.message });
       return { approved: true };
     }
     // The question is the command (or the tool row); why Tandem asks travels beside it, for the row to show.
     const why = verdict.note ? { why: verdict.note, ...(verdict.always ? { alwaysAsks: true } : {}) } : {};
-    const answer = await deps.ask(kind, request.command ?? "", { tool: { ...request.message, ...why } });
+    const answer = await scope.ask(kind, request.command ?? "", { tool: { ...request.message, ...why } });
     const feedback = answer.text || answer.images?.length ? { text: answer.text, images: answer.images } : undefined;
-    if (feedback) await deps.say("user_feedback", feedback.text, { images: feedback.images });
+    if (feedback) await scope.say("user_feedback", feedback.text, { images: feedback.images });
     // The chat keeps what was typed; the model also gets what its @-mentions stand for.
-    return { approved: answer.type === "yes", feedback: feedback && { ...feedback, text: await deps.withMentions(feedback.text) } };
+    return { approved: answer.type === "yes", feedback: feedback && { ...feedback, text: await scope.forModel(feedback.text) } };
   }
 }
 

@@ -6,15 +6,13 @@
  * servers, and what the MCP view's file actions need.
  */
 import * as os from "node:os";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { McpHub, McpHubOptions, McpPanelHost, McpServerSandbox } from "../../core/controller/webview-session";
 import { clineSettingsCandidates } from "./cline-settings-path";
 import { McpWorkspaceTrust } from "./mcp-trust";
 import type { McpOAuthBroker } from "./mcp-oauth";
 import { openWorkspaceFile } from "./vscode-host";
-
-export const GLOBAL_MCP_FILE = "tandem_mcp_settings.json";
+import { globalMcpSettingsFile, workspaceMcpFile } from "../../core/storage/paths";
 
 export interface McpSetup {
   readonly hub: McpHub;
@@ -34,9 +32,9 @@ export interface McpSetupDeps {
 }
 
 export function createMcpHub({ context, McpHub: Hub, oauth, elicit, sandbox }: McpSetupDeps): McpSetup {
-  const globalConfigFile = path.join(context.globalStorageUri.fsPath, GLOBAL_MCP_FILE);
+  const globalConfigFile = globalMcpSettingsFile(context.globalStorageUri.fsPath);
   const first = folders()[0];
-  const workspaceConfigFile = first ? path.join(first, ".tandem", "mcp.json") : undefined;
+  const workspaceConfigFile = first ? workspaceMcpFile(first) : undefined;
   const trust = new McpWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices));
   const hub = new Hub({
     globalConfigFile,

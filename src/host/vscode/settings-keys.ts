@@ -6,6 +6,7 @@
  */
 import type { ApiSettings, OpenAiApiSetting, ProviderId } from "../../shared/protocol";
 import { domainProblem } from "../../shared/sandbox-domains";
+import { AUTO_APPROVAL_SWITCHES, autoApprovalSwitch } from "../../shared/auto-approval";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS } from "../../shared/providers";
 import {
   AGENT_MODES,
@@ -34,7 +35,6 @@ export interface ReadResult<T> {
 /** A key below `tandem.` and the value to store; undefined removes the setting. */
 export type ConfigEntry = readonly [key: string, value: unknown];
 
-export const AUTO_APPROVE_PREFIX = "autoApprove.";
 const TOOL_CALL_MODES: readonly AgentSettings["toolCallMode"][] = ["xml", "native"];
 const OPENAI_APIS: readonly OpenAiApiSetting[] = ["auto", "chat", "responses"];
 const MISTAKE_LIMIT_MAX = 100;
@@ -129,7 +129,7 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
   const d = DEFAULT_AGENT_SETTINGS;
   const autoApproval = {} as AutoApprovalSettings;
   for (const name of Object.keys(DEFAULT_AUTO_APPROVAL) as (keyof AutoApprovalSettings)[]) {
-    autoApproval[name] = r.read(AUTO_APPROVE_PREFIX + name, isBoolean, DEFAULT_AUTO_APPROVAL[name], EXPECTED.boolean);
+    autoApproval[name] = r.read(autoApprovalSwitch(name).setting, isBoolean, DEFAULT_AUTO_APPROVAL[name], EXPECTED.boolean);
   }
   const value: AgentSettings = {
     yolo: r.read("yoloMode", isBoolean, d.yolo, EXPECTED.boolean),
@@ -242,8 +242,9 @@ export function agentSettingsEntries(change: Readonly<Record<string, unknown>>):
 function autoApprovalEntries(raw: unknown): ConfigEntry[] {
   if (typeof raw !== "object" || raw === null) throw new SettingValueError("autoApproval must be an object of true/false switches.");
   return Object.entries(raw).map(([name, value]) => {
-    if (!Object.hasOwn(DEFAULT_AUTO_APPROVAL, name)) throw new SettingValueError(`Unknown auto-approval switch "${name}".`);
-    return entry(AUTO_APPROVE_PREFIX + name, value, isBoolean, EXPECTED.boolean);
+    const known = AUTO_APPROVAL_SWITCHES.find((s) => s.key === name);
+    if (!known) throw new SettingValueError(`Unknown auto-approval switch "${name}".`);
+    return entry(known.setting, value, isBoolean, EXPECTED.boolean);
   });
 }
 

@@ -2,11 +2,12 @@ import { VscodeCheckbox, VscodeCollapsible } from "../components/vscode-elements
 import type { AgentSettings, AutoApprovalSettings } from "../../../src/shared/settings";
 import { Icon } from "../components/Icon";
 import { useExtensionState, usePost } from "../use-extension-state";
-import { AUTO_APPROVAL_KEYS, AUTO_APPROVAL_LABELS, yoloWarning } from "./auto-approval-labels";
+import { AUTO_APPROVAL_SWITCHES } from "../../../src/shared/auto-approval";
+import { yoloWarning } from "./yolo-warning";
 
 function summary(agent: AgentSettings): string {
   if (agent.yolo) return "Auto-approve: everything (YOLO)";
-  const on = AUTO_APPROVAL_KEYS.filter((key) => agent.autoApproval[key]).map((key) => AUTO_APPROVAL_LABELS[key].short);
+  const on = AUTO_APPROVAL_SWITCHES.filter((s) => agent.autoApproval[s.key]).map((s) => s.short);
   return `Auto-approve: ${on.length > 0 ? on.join(", ") : "none"}`;
 }
 
@@ -32,7 +33,7 @@ export function AutoApproveBar() {
       )}
       <VscodeCollapsible title={summary(agent)} className="auto-approve-panel">
         <div className="auto-approve-switches">
-          {AUTO_APPROVAL_KEYS.map((key) => (
+          {AUTO_APPROVAL_SWITCHES.map(({ key, label }) => (
             <VscodeCheckbox
               key={key}
               data-setting={key}
@@ -40,7 +41,7 @@ export function AutoApproveBar() {
               disabled={agent.yolo && !NOT_COVERED_BY_YOLO.has(key)}
               onChange={(event) => setSwitch(key, checkedOf(event))}
             >
-              {AUTO_APPROVAL_LABELS[key].label}
+              {label}
             </VscodeCheckbox>
           ))}
         </div>

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { SandboxStatus } from "../../../src/shared/sandbox-status";
 import { makeSandbox, makeSettings, makeState, unavailableSandbox } from "../test-support/fixtures";
 import { renderPanel } from "../test-support/render-panel";
-import { yoloWarning } from "./auto-approval-labels";
+import { yoloWarning } from "./yolo-warning";
 
 /** The panel as the host leaves it: the state, then the sandbox feed's post. */
 function panelWith(sandbox: SandboxStatus, state = makeState()) {

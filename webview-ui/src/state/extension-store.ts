@@ -19,7 +19,7 @@ import type {
   WebviewSettings,
 } from "../../../src/shared/protocol";
 import { MessageList } from "./message-list";
-import { addUsage, contextTokens, requestInfo, sumUsage, ZERO_USAGE, type UsageTotals } from "./usage-totals";
+import { addUsage, contextTokens, requestInfo, sumUsage, ZERO_USAGE, type UsageTotals } from "../../../src/shared/usage";
 
 export interface HostNotice {
   readonly id: number;

@@ -8,7 +8,7 @@
  * call that never ran (e.g. it lacked a parameter): it is reverted before a new one opens.
  */
 import type { DiffSession, DiffViewHost } from "../../../host/bridge";
-import { assertStillLandsAt, type ResolvedToolPath } from "./paths";
+import { assertStillLandsAt, type ResolvedToolPath } from "../../files/paths";
 import { errorText } from "../../util/error-text";
 
 interface Preview {

@@ -6,11 +6,11 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { assertNotIgnored } from "./ignored-path";
+import { assertNotIgnored } from "../../files/ignored-path";
 import { formatOutline, outlineFile } from "./list-code-definition-names-outline";
-import { GitignoreChain } from "./list-files-gitignore";
+import { GitignoreChain } from "../../files/gitignore-chain";
 import { param } from "./params";
-import { touchedPaths, type ResolvedToolPath } from "./paths";
+import { touchedPaths, type ResolvedToolPath } from "../../files/paths";
 import { displayPath } from "./search-files-results";
 import { languageForFile, SUPPORTED_EXTENSIONS } from "./tree-sitter/languages";
 import { defineTool, ToolError, type ToolContext } from "./types";

@@ -4,7 +4,8 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../../ignore/ignore-controller";
 import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
-import { LIST_FILES_LIMIT, listFilesTool } from "./list-files";
+import { LIST_FILES_LIMIT } from "../../files/listing";
+import { listFilesTool } from "./list-files";
 import { ToolError, type PathGuard, type ToolResult } from "./types";
 
 let root: string;

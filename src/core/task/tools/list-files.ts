@@ -6,14 +6,13 @@
 import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { assertNotIgnored } from "./ignored-path";
-import { walkFolder, type WalkResult } from "./list-files-walk";
+import { assertNotIgnored } from "../../files/ignored-path";
+import { formatListing, LIST_FILES_LIMIT } from "../../files/listing";
+import { walkFolder } from "../../files/walk";
 import { param } from "./params";
-import { touchedPaths } from "./paths";
-import { isWithin } from "../../util/real-paths";
+import { touchedPaths } from "../../files/paths";
 import { defineTool, ToolError } from "./types";
 
-export const LIST_FILES_LIMIT = 200;
 
 export const listFilesTool = defineTool({
   name: "list_files",
@@ -65,27 +64,4 @@ async function refuseWholeDisk(absolute: string, shown: string): Promise<void> {
       `${shown} is ${which}; listing it recursively would walk the whole disk. List it with recursive=false, or list a smaller folder recursively.`,
     );
   }
-}
-
-/** Sorted paths (relative to the workspace, absolute outside it) and notes on what is missing (the environment details' listing too). */
-export function formatListing(cwd: string, walk: WalkResult, limit = LIST_FILES_LIMIT): string {
-  const lines = walk.entries
-    .map(({ absolute, isFolder }) => {
-      const shown = isWithin(cwd, absolute) ? path.relative(cwd, absolute).split(path.sep).join("/") : absolute;
-      return isFolder ? `${shown}/` : shown;
-    })
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const notes: string[] = [];
-  if (walk.truncated) {
-    notes.push(`[Only the first ${limit} entries are shown; the listing goes breadth-first, so the upper levels come first. List a sub-folder to see more.]`);
-  }
-  if (walk.hiddenByIgnoreFile > 0) notes.push(`[${countOf(walk.hiddenByIgnoreFile, "entry", "entries")} hidden by .tandemignore.]`);
-  if (walk.hiddenSecrets > 0) notes.push(`[${countOf(walk.hiddenSecrets, "file that looks like it holds secrets", "files that look like they hold secrets")} hidden.]`);
-  if (walk.unreadable.length > 0) notes.push(`[Could not read: ${walk.unreadable.join("; ")}]`);
-  const body = lines.length > 0 ? lines.join("\n") : "(no files found)";
-  return notes.length > 0 ? `${body}\n\n${notes.join("\n")}` : body;
-}
-
-function countOf(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

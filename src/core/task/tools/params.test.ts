@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { param, readParams, type ParamValues } from "./params";
-import type { ResolvedToolPath } from "./paths";
+import type { ResolvedToolPath } from "../../files/paths";
 
 const tool = {
   name: "demo_tool",

@@ -4,8 +4,8 @@
  * tool sees the call. A bad value is the model's mistake, and the error names the parameter.
  */
 import { formatResponse } from "../../prompts/responses";
-import { resolveToolPath, type ResolvedToolPath } from "./paths";
-import { ToolError } from "./types";
+import { resolveToolPath, type ResolvedToolPath } from "../../files/paths";
+import { ToolError } from "../../files/tool-error";
 
 export interface ParamSpec<N extends string = string, T = unknown, R extends boolean = boolean> {
   readonly name: N;

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildDocx } from "../../../../test/fixtures/documents/build-docx";
 import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
 import { fakeToolContext, runTool, tempDir } from "../../../../test/support/tool-context";
-import { MAX_BYTES, MAX_LINES, readFileTool } from "./read-file";
+import { MAX_BYTES, MAX_LINES } from "../../files/read-text";
+import { readFileTool } from "./read-file";
 import type { ToolResult } from "./types";
 
 let ws: string;

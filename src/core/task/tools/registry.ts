@@ -53,9 +53,9 @@ export function getTool(name: string, tools: ToolSet = TOOLS): ToolDefinition | 
   return Object.hasOwn(tools, name) ? tools[name] : undefined;
 }
 
-/** Tool name -> its parameter names: what the XML parser recognises as tags. */
-export function toolGrammar(tools: ToolSet = TOOLS): ReadonlyMap<string, ReadonlySet<string>> {
-  return new Map(Object.values(tools).map((tool) => [tool.name, new Set(tool.params.map((p) => p.name))]));
+/** Tool name -> its parameter names (and `shared`, which every call may carry): what the XML parser recognises as tags. */
+export function toolGrammar(tools: ToolSet = TOOLS, shared: readonly string[] = []): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(Object.values(tools).map((tool) => [tool.name, new Set([...tool.params.map((p) => p.name), ...shared])]));
 }
 
 /** The tools as native function-calling specs. Every parameter is a string, as in the XML format. */

@@ -8,10 +8,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
-import { assertNotIgnored, ignoredRefusal } from "./ignored-path";
+import { assertNotIgnored, ignoredRefusal } from "../../files/ignored-path";
 import { describeSavedEdit } from "./edit-preview";
 import { param } from "./params";
-import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
+import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "../../files/paths";
 import { defineTool, ToolError, type ToolContext, type ToolResult } from "./types";
 
 /** Files up to this many lines come back whole after an edit; longer ones as their changed regions. */

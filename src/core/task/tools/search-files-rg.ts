@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { HEAVY_FOLDERS, isInsideHeavyFolder } from "./list-files-walk";
+import { HEAVY_FOLDERS, isInsideHeavyFolder } from "../../files/walk";
 import type { SearchResults } from "./search-files-results";
 import { ToolError, type PathGuard } from "./types";
 

@@ -4,9 +4,9 @@
  * the same files; ignored files never show up either way.
  */
 import { stat } from "node:fs/promises";
-import { assertNotIgnored } from "./ignored-path";
+import { assertNotIgnored } from "../../files/ignored-path";
 import { param } from "./params";
-import { touchedPaths } from "./paths";
+import { touchedPaths } from "../../files/paths";
 import { searchWithJavaScript } from "./search-files-js";
 import { expandBraces } from "./search-files-glob";
 import { resolveRipgrep, searchWithRipgrep, type SearchRequest } from "./search-files-rg";

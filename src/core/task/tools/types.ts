@@ -9,12 +9,14 @@ import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../sh
 import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
-import type { McpServers } from "../task-params";
+import type { McpServers } from "../../mcp/servers";
 import type { AgentMode } from "../../../shared/settings";
 
 export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
 import type { ParamSpec, ParamValues } from "./params";
+
+export { ToolError } from "../../files/tool-error";
 
 /** Which auto-approval setting governs a tool. */
 export type ApprovalCategory = "read" | "edit" | "command" | "browser" | "mcp" | "none";
@@ -115,19 +117,6 @@ export type ToolResult =
   /** attempt_completion answered with feedback: the loop goes on with it. */
   | { readonly kind: "completion_feedback"; feedback: Feedback };
 
-/**
- * A mistake the model made (missing parameter, file not found, no match). It goes back to the
- * model as a tool error and counts toward the mistake limit.
- */
-export class ToolError extends Error {
-  override readonly name = "ToolError";
-  constructor(
-    readonly reason: "missing_param" | "invalid_param" | "not_found" | "not_allowed" | "failed",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** A call checked and ready: what the person must approve, and what to do once they have. */
 export interface PreparedCall {
@@ -152,7 +141,7 @@ export interface ToolDefinition<S extends readonly ParamSpec[] = readonly ParamS
   /** The modes the tool is offered (and runs) in; default both. A tool that is not read-only runs in Plan mode only per `isReadOnlyCall`. */
   readonly modes?: readonly AgentMode[];
   /** For a tool that is not read-only as a whole: whether this call only reads (an MCP tool its server marks read-only), so Plan mode runs it. */
-  isReadOnlyCall?(params: RawParams, ctx: ToolContext): boolean;
+  isReadOnlyCall?(params: RawParams, ctx: Pick<ToolContext, "mcp">): boolean;
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
   /**

@@ -2,17 +2,10 @@
  * The content half of web_fetch: which media types it can show, how their bytes become text
  * (HTML as readable Markdown, JSON pretty-printed, PDF as its text, other text as sent).
  */
-import { extractPdfText } from "./read-file-documents";
-import { htmlToMarkdown } from "./web-fetch-html";
+import { extractPdfText } from "../../files/documents";
+import { htmlToMarkdown, type ReadableContent } from "./web-fetch-html";
 
 export type ContentKind = "html" | "json" | "text" | "pdf" | "binary" | "unknown";
-
-export interface ReadableContent {
-  readonly title?: string;
-  readonly text: string;
-  /** Something the model should know about how the text was made. */
-  readonly note?: string;
-}
 
 const TEXT_TYPES = new Set([
   "application/xml",

@@ -3,7 +3,14 @@
  * navigation, footers or scripts), Turndown writes it as Markdown. A page where Readability finds
  * nothing is converted whole. The libraries load on first use, not with the extension.
  */
-import type { ReadableContent } from "./web-fetch-content";
+
+/** A response as text for the model: what any kind of content becomes (web-fetch-content.ts). */
+export interface ReadableContent {
+  readonly title?: string;
+  readonly text: string;
+  /** Something the model should know about how the text was made. */
+  readonly note?: string;
+}
 
 /** Tags whose content is never text a reader sees. */
 const INVISIBLE = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "head"] as const;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEncryptedPdf, buildPdf } from "../../../../test/fixtures/documents/build-pdf";
 import { fakeToolContext, runTool, type FakeContextScript } from "../../../../test/support/tool-context";
 import type { ToolDefinition, ToolResult } from "./types";
-import { createWebFetchTool, cutText, webFetchTool, WEB_FETCH_LIMITS } from "./web-fetch";
+import { cutText } from "../../files/cut-text";
+import { createWebFetchTool, webFetchTool, WEB_FETCH_LIMITS } from "./web-fetch";
 import { ARTICLE_SENTENCE, ARTICLE_TITLE, FOOTER_NOISE, NAV_NOISE, send, startTestSite, type TestSite } from "../../../../test/support/web-fetch-test-server";
 
 let site: TestSite;

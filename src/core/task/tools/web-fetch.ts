@@ -3,8 +3,10 @@
  * YOLO govern it). HTML comes back as readable Markdown, JSON pretty-printed, text as sent; the
  * download and the output are both capped, and every cut says so.
  */
-import { contentKind, decodeBody, sniffKind, toReadable, type ReadableContent } from "./web-fetch-content";
+import { contentKind, decodeBody, sniffKind, toReadable } from "./web-fetch-content";
+import type { ReadableContent } from "./web-fetch-html";
 import { deadline, fetchFailure, openUrl, parseWebUrl, readCapped, type OpenedUrl } from "./web-fetch-http";
+import { cutText } from "../../files/cut-text";
 import { param } from "./params";
 import { defineTool, ToolError, type ToolDefinition } from "./types";
 
@@ -114,16 +116,6 @@ function formatPage(requested: URL, opened: OpenedUrl, readable: ReadableContent
   }
   const text = shown.text.trim() === "" ? "(The page has no readable text.)" : shown.text;
   return [head.join("\n"), text, ...notes].join("\n\n");
-}
-
-/** The text within `maxBytes`, ending at a line break when one is near the limit. */
-export function cutText(text: string, maxBytes: number): { text: string; cut: boolean } {
-  const bytes = Buffer.from(text);
-  if (bytes.length <= maxBytes) return { text, cut: false };
-  // Decoding drops a character split at the cut as U+FFFD; strip that instead of showing it.
-  const prefix = bytes.subarray(0, maxBytes).toString("utf8").replace(/\uFFFD$/, "");
-  const lineEnd = prefix.lastIndexOf("\n");
-  return { text: lineEnd > prefix.length * 0.8 ? prefix.slice(0, lineEnd) : prefix, cut: true };
 }
 
 function kb(bytes: number): string {

@@ -7,10 +7,10 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { writeFileAtomic } from "../../storage/atomic-write";
-import { assertNotIgnored, ignoredRefusal } from "./ignored-path";
+import { assertNotIgnored, ignoredRefusal } from "../../files/ignored-path";
 import { describeSavedEdit } from "./edit-preview";
 import { param } from "./params";
-import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "./paths";
+import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "../../files/paths";
 import { defineTool, ToolError, type ToolContext, type ToolResult } from "./types";
 
 export const writeToFileTool = defineTool({

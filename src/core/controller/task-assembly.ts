@@ -1,0 +1,97 @@
+/**
+ * Where a task is put together, in one place: its scope (the per-task services), its
+ * participants in the order they join every moment (PARTICIPANTS: that array is the one place
+ * that says what a request carries and who hears each call), and the Task that drives them. A
+ * new capability is its own folder under core/participants/ plus one line in the array.
+ */
+import type { ApiHandler } from "../../api/types";
+import type { HostBridge } from "../../host/bridge";
+import type { AgentSettings } from "../../shared/settings";
+import type { CheckpointRepository } from "../checkpoints/types";
+import type { LoadedRules } from "../context/rules";
+import type { WorkspaceHooks } from "../hooks";
+import type { PathGuard } from "../ignore/path-guard";
+import type { McpServers } from "../mcp/servers";
+import { TaskCheckpoints } from "../participants/checkpoints/checkpoints";
+import { ContextWindow } from "../participants/context-window/context-window";
+import { EnvironmentDetails } from "../participants/environment/environment";
+import { FocusChain } from "../participants/focus-chain/focus-chain";
+import { HooksInLoop } from "../participants/hooks/hooks";
+import { McpInLoop } from "../participants/mcp/mcp";
+import { MistakeLimit } from "../participants/mistake-limit/mistake-limit";
+import { PlanActMode } from "../participants/mode/mode";
+import { PersonText } from "../participants/person-text/person-text";
+import { RulesInLoop } from "../participants/rules/rules";
+import type { CommandSandbox } from "../sandbox/command-sandbox";
+import type { SlashCommands } from "../slash";
+import type { TaskStorage } from "../storage/task-storage";
+import { Task } from "../task";
+import type { ChatListener } from "../task/message-state";
+import type { TaskParticipant } from "../task/participant";
+import type { RetryOptions } from "../task/retry-policy";
+import type { PromptFacts } from "../task/system-prompt";
+import type { TaskMode } from "../task/task-mode";
+import { TaskScope } from "../task/task-scope";
+import { MCP_TOOL_NAMES, type ToolSet } from "../task/tools/registry";
+
+/** What the Controller provides for one task. */
+export interface TaskKit {
+  readonly taskId: string;
+  readonly api: ApiHandler;
+  readonly host: HostBridge;
+  settings(): AgentSettings;
+  readonly guard: PathGuard;
+  readonly mode: TaskMode;
+  readonly listener: ChatListener;
+  readonly storage?: TaskStorage;
+  readonly commandSandbox?: CommandSandbox;
+  /** Every tool the session has; the MCP tools are left out when there are no MCP servers. */
+  readonly tools: ToolSet;
+  readonly prompt: PromptFacts;
+  readonly slash: SlashCommands;
+  /** Reads the rules files and custom instructions as they are now. */
+  readonly rules: () => Promise<LoadedRules>;
+  readonly hooks: WorkspaceHooks;
+  /** The session's MCP servers; none: no MCP tools, no MCP section. */
+  readonly mcp?: McpServers;
+  readonly mcpConnectWaitMs?: number;
+  /** Opens the task's checkpoints; none: checkpoints are off. */
+  readonly checkpoints?: () => Promise<CheckpointRepository | undefined>;
+  readonly retry?: Partial<RetryOptions>;
+  readonly partialUpdateIntervalMs?: number;
+}
+
+/** Makes a task's participant from its scope and what the Controller provides; undefined: it does not join this task. */
+export type ParticipantFactory = (scope: TaskScope, kit: TaskKit) => TaskParticipant | undefined;
+
+/** The participants of every task, in the order they join each moment (participant.ts). */
+export const PARTICIPANTS: readonly ParticipantFactory[] = [
+  (scope) => new MistakeLimit(scope),
+  (scope, kit) => new PersonText(scope, kit.slash),
+  (scope) => new ContextWindow(scope),
+  (scope) => new FocusChain(scope),
+  (scope, kit) => (kit.mcp && offersMcp(kit) ? new McpInLoop(scope, kit.mcp, Object.keys(kit.tools), kit.mcpConnectWaitMs) : undefined),
+  (scope) => new PlanActMode(scope),
+  (scope, kit) => new HooksInLoop(kit.hooks.forTask({ taskId: scope.taskId, roots: [scope.root], settings: () => scope.settings(), commands: scope.commands, say: (kind, text, extra) => scope.say(kind, text, extra) })),
+  (scope, kit) => kit.checkpoints && new TaskCheckpoints(scope, kit.checkpoints),
+  (scope, kit) => new RulesInLoop(scope, kit.rules),
+  // Last: the environment details end every request and name what the others added.
+  (scope) => new EnvironmentDetails(scope),
+];
+
+/** One task, assembled: its scope, then each participant, then the Task. */
+export function assembleTask(kit: TaskKit, participants: readonly ParticipantFactory[] = PARTICIPANTS): Task {
+  const scope = new TaskScope({ taskId: kit.taskId, api: kit.api, host: kit.host, settings: kit.settings, guard: kit.guard, mode: kit.mode, listener: kit.listener, storage: kit.storage, commandSandbox: kit.commandSandbox });
+  scope.join(participants.map((make) => make(scope, kit)).filter((p): p is TaskParticipant => p !== undefined));
+  const tools = kit.mcp ? kit.tools : withoutMcpTools(kit.tools);
+  return new Task(scope, { tools, prompt: kit.prompt, retry: kit.retry, partialUpdateIntervalMs: kit.partialUpdateIntervalMs });
+}
+
+function offersMcp(kit: TaskKit): boolean {
+  return MCP_TOOL_NAMES.every((name) => Object.hasOwn(kit.tools, name));
+}
+
+/** A session without MCP servers offers no MCP tools: they could only fail, and cost prompt. */
+function withoutMcpTools(tools: ToolSet): ToolSet {
+  return Object.fromEntries(Object.entries(tools).filter(([name]) => !MCP_TOOL_NAMES.includes(name)));
+}
