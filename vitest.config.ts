@@ -1,21 +1,46 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Tests that start processes, open sockets or drive the shipped bundles: the CLI, the sandbox,
+ * real git, MCP servers, the scripted model server on 127.0.0.1. Every other test is a unit test
+ * and runs under test/support/unit-guard.ts, which refuses processes and sockets.
+ */
+const INTEGRATION = [
+  "test/{bundle,checkpoints,cli,core,mcp,sandbox,sandbox-core,security,storage,support,tools}/**/*.test.ts",
+  // The provider clients against the scripted model server.
+  "test/api/{anthropic,openai,openai-responses,provider-wire}.test.ts",
+  // The host adapter with a real model server, GNU patch and a shell.
+  "test/host/{edit-preview,line-diff,terminal-command}.test.ts",
+  // Beside their modules, but real processes: the shell, ripgrep, mkfifo, a killed writer.
+  "src/host/node/node-terminal.test.ts",
+  "src/core/task/tools/{execute-command,attempt-completion,search-files}.test.ts",
+  "src/core/context/rules.test.ts",
+  "src/core/storage/leftover-temp-files.test.ts",
+  // The real file watcher, which reacts in its own time.
+  "src/core/ignore/ignore-controller.test.ts",
+  // A real HTTP server on 127.0.0.1.
+  "src/core/task/tools/web-fetch.test.ts",
+];
+
 const shared = {
   exclude: ["node_modules", "dist", "test/e2e/**"],
   testTimeout: 20_000,
   hookTimeout: 20_000,
 };
 
-// Two projects: the webview's React tests run in jsdom, everything else on plain Node.
+// Three projects: unit and webview are fast (`npm run test:unit`); integration builds the
+// production bundles once (test/support/bundles.global-setup.ts) for every test that drives them.
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           ...shared,
-          name: "node",
+          name: "unit",
           environment: "node",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [...shared.exclude, ...INTEGRATION],
+          setupFiles: ["test/support/unit-guard.ts"],
         },
       },
       {
@@ -26,10 +51,19 @@ export default defineConfig({
           name: "webview",
           environment: "jsdom",
           include: ["webview-ui/src/**/*.test.{ts,tsx}"],
-          setupFiles: ["webview-ui/vitest.setup.ts"],
+          setupFiles: ["webview-ui/vitest.setup.ts", "test/support/unit-guard.ts"],
           // @lit/react's "node" build never sets element properties (it expects server rendering);
           // inlining it through Vite picks its browser build, as the real webview bundle does.
           server: { deps: { inline: [/@vscode-elements\/react-elements/, /@lit\/react/] } },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "integration",
+          environment: "node",
+          include: INTEGRATION,
+          globalSetup: ["test/support/bundles.global-setup.ts"],
         },
       },
     ],

@@ -2,7 +2,7 @@
  * The stream guard on hand-made event sources, where each failure can be produced exactly:
  * the guard itself is under test here, the SDKs in anthropic.test.ts and openai.test.ts.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../src/api/errors.js";
 import { guardStream, InFlightRequests, type StreamGuardOptions } from "../../src/api/stream-guard.js";
 
@@ -37,6 +37,15 @@ async function collect(stream: AsyncIterable<Event>): Promise<{ events: Event[];
   }
 }
 
+/** The guard's idle timer, on a fake clock: a test moves time on instead of waiting for it. */
+function fakeClock(): void {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("guardStream", () => {
   it("passes every event through and ends after the end marker", async () => {
     const controller = new AbortController();
@@ -55,17 +64,21 @@ describe("guardStream", () => {
   });
 
   it("throws `stalled` and aborts the request when the source goes quiet", async () => {
+    fakeClock();
     const controller = new AbortController();
-    const result = await collect(
-      guardStream(async (signal) => source([{ type: "data" }], signal, true), options(controller, 50)),
-    );
+    const pending = collect(guardStream(async (signal) => source([{ type: "data" }], signal, true), options(controller, 50)));
+    await vi.advanceTimersByTimeAsync(50);
+    const result = await pending;
     expect(result.error?.kind).toBe("stalled");
     expect(controller.signal.aborted).toBe(true);
   });
 
   it("counts the wait for the response as idle time too", async () => {
+    fakeClock();
     const never = () => new Promise<AsyncIterable<Event>>(() => undefined);
-    const result = await collect(guardStream(never, options(new AbortController(), 50)));
+    const pending = collect(guardStream(never, options(new AbortController(), 50)));
+    await vi.advanceTimersByTimeAsync(50);
+    const result = await pending;
     expect(result.error?.kind).toBe("stalled");
   });
 
@@ -76,7 +89,9 @@ describe("guardStream", () => {
       await new Promise(() => undefined);
     };
     const pending = collect(guardStream(async () => deaf(), options(controller, 60_000)));
-    setTimeout(() => controller.abort(), 20);
+    // Once the first event is through (one turn of the event loop), the source hangs.
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
     const result = await pending;
     expect(result.error?.kind).toBe("aborted");
   });

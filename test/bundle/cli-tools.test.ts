@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLS } from "../../src/core/task/tools/registry";
 import { startTestSite, type TestSite } from "../support/web-fetch-test-server";
-import { buildProductionBundles, COMPLETE, ProductionCli, toolCall, toolResults } from "./production-cli";
+import { copyOfBundles } from "../support/bundles";
+import { COMPLETE, ProductionCli, toolCall, toolResults } from "./production-cli";
 import { SCENARIOS, type ScenarioEnv } from "./tool-scenarios";
 
 let env: ScenarioEnv;
@@ -18,7 +19,8 @@ let bundle: string;
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), "tandem-bundle-"));
   bundle = join(dir, "dist");
-  await buildProductionBundles(bundle);
+  // Its own copy: one test takes the tree-sitter files away.
+  await copyOfBundles(bundle);
   const [cli, site]: [ProductionCli, TestSite] = await Promise.all([ProductionCli.start(bundle, dir), startTestSite()]);
   env = { cli, dir, site };
 }, 60_000);

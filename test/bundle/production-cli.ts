@@ -1,20 +1,11 @@
 /**
- * What `npm run package` ships, built into a temp folder (dist/ is shared), and the CLI bundle
- * run as a person runs it: its own process, talking to the scripted model server (serve.ts,
+ * The CLI bundle that `npm run package` ships (built once per run by
+ * test/support/bundles.global-setup.ts), run as a person runs it: its own process, talking to the scripted model server (serve.ts,
  * another process). Each run gets only its own model requests back, to check what the model saw.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import * as esbuild from "esbuild";
-import { bundleOptions, copySandboxVendor, copyTreeSitterWasm } from "../../esbuild-options.mjs";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
-
-/** The production bundles (extension.js, core.js, cli.js), tree-sitter/ and the sandbox's vendor/ in `outdir`. */
-export async function buildProductionBundles(outdir: string): Promise<void> {
-  await esbuild.build({ ...bundleOptions({ outdir, production: true }), logLevel: "silent" });
-  copyTreeSitterWasm(outdir);
-  copySandboxVendor(outdir);
-}
 
 export interface CliRun {
   readonly code: number | null;

@@ -13,7 +13,7 @@ import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleOptions, REPO_ROOT, SANDBOX_VENDOR_FILES } from "../../esbuild-options.mjs";
 import { ensureVendorExecutable } from "../../src/core/sandbox/vendor-files";
-import { buildProductionBundles } from "./production-cli";
+import { copyOfBundles } from "../support/bundles";
 
 const run = promisify(execFile);
 const library = join(REPO_ROOT, "node_modules/@anthropic-ai/sandbox-runtime");
@@ -25,7 +25,8 @@ let bundle: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tandem-sandbox-vendor-"));
   bundle = join(dir, "dist");
-  await buildProductionBundles(bundle);
+  // Its own copy: the probe is built beside the bundles and a test changes the helpers' modes.
+  await copyOfBundles(bundle);
   const probe = bundleOptions({ outdir: bundle, production: true });
   await esbuild.build({ ...probe, entryPoints: [{ in: "test/bundle/sandbox-probe.ts", out: "sandbox-probe" }], logLevel: "silent" });
 }, 60_000);

@@ -1,13 +1,13 @@
 /**
- * What every CLI test needs: the bundled `tandem` CLI built into a temp folder, the scripted model
+ * What every CLI test needs: the shipped `tandem` CLI bundle (built once per run, see
+ * test/support/bundles.ts), a temp folder for HOME and workspaces, the scripted model
  * server in a process of its own, and a way to run the CLI as a person or a CI job would.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as esbuild from "esbuild";
-import { bundleOptions, copySandboxVendor } from "../../esbuild-options.mjs";
+import { productionCli } from "../support/bundles";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
 
 export interface CliRun {
@@ -34,8 +34,7 @@ export interface CliHarness {
 
 export async function startCliHarness(): Promise<CliHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tandem-cli-"));
-  const cliPath = join(dir, "cli.js");
-  await buildCli(dir);
+  const cliPath = productionCli();
   const server = spawn(process.execPath, ["--import", "tsx", "test/support/serve.ts", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   const serverUrl = await listeningUrl(server);
   const env = { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: serverUrl };
@@ -62,13 +61,6 @@ export async function startCliHarness(): Promise<CliHarness> {
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** The CLI entry built with the project's one definition of the build, as `npm run build` ships it (the sandbox's helpers beside it). */
-async function buildCli(outdir: string): Promise<void> {
-  const options = bundleOptions({ outdir, production: false });
-  await esbuild.build({ ...options, entryPoints: [{ in: "src/cli/main.ts", out: "cli" }], logLevel: "silent" });
-  copySandboxVendor(outdir);
 }
 
 function listeningUrl(server: ChildProcess): Promise<string> {

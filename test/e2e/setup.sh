@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Tandem's end-to-end tests need; safe to run again (it reuses what is there).
-#   - Debian packages: chromium (the browser), ripgrep, and the headers code-server's native modules build against
+#   - Debian packages (scripts/install-packages.sh tests): chromium, ripgrep, code-server's build headers
 #   - test/e2e/.tools: code-server 4.100.3, playwright-core and mocha, from the pinned manifest in test/e2e/tools/
 # code-server 4.100.3 is the newest whose install script accepts Node 20 (VS Code 1.100.3).
 set -euo pipefail
@@ -11,18 +11,8 @@ START_MS=$(( $(date +%s%N) / 1000000 ))
 elapsed() { local ms=$(( $(date +%s%N) / 1000000 - START_MS )); printf '%d.%d' $((ms / 1000)) $((ms % 1000 / 100)); }
 
 # --- Debian packages -------------------------------------------------------------------------
-APT_PACKAGES=(chromium ripgrep libkrb5-dev build-essential pkg-config)
-missing=()
-for pkg in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "== apt: installing ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-else
-  echo "== apt: all packages present"
-fi
+# chromium, ripgrep and code-server's build headers are in the project's one package list.
+bash "$HERE/../../scripts/install-packages.sh" tests
 
 # --- npm tools --------------------------------------------------------------------------------
 # The stamp is the hash of the manifest and lockfile that were installed; a change reinstalls.

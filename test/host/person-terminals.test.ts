@@ -29,7 +29,8 @@ function events() {
   };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+// One turn of the event loop: the output readers (microtasks only) have run by then.
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("watchPersonTerminals", () => {
   it("logs a person's command with its clean output, and forgets the terminal when it closes", async () => {

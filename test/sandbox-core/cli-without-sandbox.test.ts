@@ -9,7 +9,8 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProductionBundles, COMPLETE, ProductionCli, toolCall, toolResults } from "../bundle/production-cli";
+import { productionBundles } from "../support/bundles";
+import { COMPLETE, ProductionCli, toolCall, toolResults } from "../bundle/production-cli";
 
 let dir: string;
 let home: string;
@@ -24,8 +25,7 @@ beforeAll(async () => {
   noBwrap = join(dir, "bin");
   await mkdir(noBwrap);
   for (const name of await readdir("/usr/bin")) if (name !== "bwrap") await symlink(join("/usr/bin", name), join(noBwrap, name));
-  await buildProductionBundles(join(dir, "dist"));
-  cli = await ProductionCli.start(join(dir, "dist"), home);
+  cli = await ProductionCli.start(productionBundles(), home);
 }, 120_000);
 
 afterAll(async () => {

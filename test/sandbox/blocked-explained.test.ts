@@ -27,7 +27,7 @@ let n = 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "tandem-sandbox-explained-"));
-  cli = await SandboxCli.build(dir);
+  cli = SandboxCli.shipped();
 }, 120_000);
 
 afterAll(async () => {

@@ -48,7 +48,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tandem-sandbox-corpus-"));
   const marker = newMarker();
   const [cli, template, server] = await Promise.all([
-    SandboxCli.build(dir),
+    SandboxCli.shipped(),
     buildSandboxTemplate(join(dir, "template"), marker),
     OutsideServer.start(secretOf(marker, "netServer")),
   ]);

@@ -1,7 +1,8 @@
 /**
  * Issue 12, "Prove it": everyday work still runs inside the sandbox. Each task runs through the
  * production CLI in YOLO with `--sandbox on`, in a throwaway HOME and a small npm project under
- * git: `npm ci` of one real dependency from the registry (on the default allow list), `npm test`,
+ * git: `npm ci` of one dependency (a local package, test/fixtures/is-answer, so no test needs the
+ * registry), `npm test`,
  * `git status`, `git commit` (objects writable; the hook a command tries to plant is not), a build
  * writing dist/, reading the workspace, and the task's TMPDIR. Each checks the disk and that the
  * output reached the model.
@@ -9,42 +10,42 @@
  *   npx vitest run test/sandbox/everyday.test.ts
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandTurn, sandboxLine, SandboxCli, toolResultIn, type SandboxRun } from "./sandbox-cli";
+
+/** The one dependency: packed from test/fixtures/is-answer into vendor/, installed by npm ci from there. */
+const TARBALL = "is-answer-1.0.0.tgz";
+const FIXTURE = path.join(import.meta.dirname, "../fixtures/is-answer");
 
 const PACKAGE = {
   name: "demo",
   version: "1.0.0",
   private: true,
   scripts: { test: "node test.js", build: "node build.js" },
-  dependencies: { "is-number": "7.0.0" },
+  dependencies: { "is-answer": `file:vendor/${TARBALL}` },
 };
 
-/** What `npm install --package-lock-only` writes for is-number 7.0.0 (no dependencies of its own). */
-const LOCK = {
-  name: "demo",
-  version: "1.0.0",
-  lockfileVersion: 3,
-  requires: true,
-  packages: {
-    "": { name: "demo", version: "1.0.0", dependencies: { "is-number": "7.0.0" } },
-    "node_modules/is-number": {
-      version: "7.0.0",
-      resolved: "https://registry.npmjs.org/is-number/-/is-number-7.0.0.tgz",
-      integrity: "sha512-41Cifkg6e8TylSpdtTpeLVMqvSBEVzTttHvERD741+pnZ8ANv0004MRL43QKPDlK9cGvNp6NZWZUBlbGXYxxng==",
-      license: "MIT",
-      engines: { node: ">=0.12.0" },
+/** What `npm install --package-lock-only` writes for the tarball with this integrity. */
+function lockFor(integrity: string): object {
+  return {
+    name: "demo",
+    version: "1.0.0",
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      "": { name: "demo", version: "1.0.0", dependencies: PACKAGE.dependencies },
+      "node_modules/is-answer": { version: "1.0.0", resolved: `file:vendor/${TARBALL}`, integrity, license: "MIT" },
     },
-  },
-};
+  };
+}
 
 const FILES: Record<string, string> = {
   "package.json": `${JSON.stringify(PACKAGE, null, 2)}\n`,
-  "package-lock.json": `${JSON.stringify(LOCK, null, 2)}\n`,
   ".gitignore": "node_modules/\ndist/\n",
   "README.md": "# demo\n",
   "src/index.js": "module.exports = function answer() {\n  return 'the answer is 42';\n};\n",
@@ -67,7 +68,7 @@ const TASKS = {
   npmCiDefault: { commands: ["npm ci --no-audit --no-fund"] },
   // As the issue suggests: the person lists npm's cache (a folder a machine that used npm has).
   npmCi: {
-    commands: ["npm ci --no-audit --no-fund", "node -e \"console.log('is-number says', require('is-number')(7))\""],
+    commands: ["npm ci --no-audit --no-fund", "node -e \"console.log('is-answer says', require('is-answer')(42))\""],
     args: (home) => ["--sandbox-write", path.join(home, ".npm")],
     homeFolders: [".npm"],
   },
@@ -102,10 +103,13 @@ const runs = new Map<TaskName, TaskRun>();
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "tandem-sandbox-everyday-"));
-  const cli = await SandboxCli.build(dir);
+  const cli = SandboxCli.shipped();
+  execFileSync("npm", ["pack", FIXTURE, "--pack-destination", dir, "--silent"], { stdio: "ignore" });
+  const tarball = path.join(dir, TARBALL);
+  const lock = lockFor(`sha512-${createHash("sha512").update(await readFile(tarball)).digest("base64")}`);
   await Promise.all(
     (Object.entries(TASKS) as [TaskName, Task][]).map(async ([name, task]) => {
-      const { ws, home } = await project(path.join(dir, name));
+      const { ws, home } = await project(path.join(dir, name), tarball, lock);
       for (const folder of task.homeFolders ?? []) await mkdir(path.join(home, folder), { recursive: true });
       const run = await cli.run({
         home,
@@ -123,13 +127,15 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function project(root: string): Promise<{ ws: string; home: string }> {
+async function project(root: string, tarball: string, lock: object): Promise<{ ws: string; home: string }> {
   const ws = path.join(root, "ws");
   const home = path.join(root, "home");
-  for (const [rel, content] of Object.entries(FILES)) {
+  for (const [rel, content] of Object.entries({ ...FILES, "package-lock.json": `${JSON.stringify(lock, null, 2)}\n` })) {
     await mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
     await writeFile(path.join(ws, rel), content);
   }
+  await mkdir(path.join(ws, "vendor"));
+  await copyFile(tarball, path.join(ws, "vendor", TARBALL));
   await mkdir(home, { recursive: true });
   await writeFile(path.join(home, ".gitconfig"), "[user]\n\tname = Demo\n\temail = demo@example.invalid\n");
   const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, stdio: "ignore", env: { ...process.env, HOME: home } });
@@ -163,16 +169,16 @@ describe("everyday work inside the sandbox (YOLO, --sandbox on)", () => {
   it("npm ci works with the sandbox's default settings", () => {
     const { ws, results } = get("npmCiDefault");
     expect(results[0], about("npmCiDefault")).toMatch(/added 1 package/);
-    expect(existsSync(path.join(ws, "node_modules/is-number/package.json")), about("npmCiDefault")).toBe(true);
+    expect(existsSync(path.join(ws, "node_modules/is-answer/package.json")), about("npmCiDefault")).toBe(true);
   });
 
-  it("npm ci installs a real dependency from the registry with ~/.npm listed as writable, and it loads", () => {
+  it("npm ci installs the project's dependency with ~/.npm listed as writable, and it loads", () => {
     const { ws, results } = get("npmCi");
-    const installed = path.join(ws, "node_modules/is-number/package.json");
+    const installed = path.join(ws, "node_modules/is-answer/package.json");
     expect(existsSync(installed), about("npmCi")).toBe(true);
-    expect((JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version).toBe("7.0.0");
+    expect((JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version).toBe("1.0.0");
     expect(results[0], about("npmCi")).toMatch(/added 1 package/);
-    expect(results[1], about("npmCi")).toContain("is-number says true");
+    expect(results[1], about("npmCi")).toContain("is-answer says true");
   });
 
   it("npm test runs the project's tests and the model reads their output", () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "tandem-sandbox-user-"));
   // The other user must reach the bundle and its folders.
   await chmod(dir, 0o755);
-  cli = await SandboxCli.build(dir);
+  cli = SandboxCli.shipped();
   home = path.join(dir, "home");
   ws = path.join(home, "ws");
   await mkdir(path.join(home, ".ssh"), { recursive: true });

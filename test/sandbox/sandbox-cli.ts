@@ -1,11 +1,11 @@
 /**
  * The production CLI bundle run in YOLO with `--sandbox on`, as a process of its own, against a
  * scripted model server of its own (so runs can go side by side), with HOME and the workspace
- * in throwaway folders. The bundle is built once per test file by the bundle tests' helper.
+ * in throwaway folders. The bundle is the one built once per test run (test/support/bundles.ts).
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { buildProductionBundles } from "../bundle/production-cli";
+import { productionCli } from "../support/bundles";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
 import { startScriptedModelServer } from "../support/scripted-model-server";
 
@@ -36,6 +36,10 @@ export interface RunSpec {
   readonly cgroup?: string;
   /** Run the CLI as this user (the test runs as root), not as the test's own. */
   readonly user?: { readonly uid: number; readonly gid: number };
+  /** More environment for the CLI (e.g. XDG_DATA_HOME). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Keep the CLI's task storage on (the runs of this file leave it off with --no-storage). */
+  readonly storage?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -50,16 +54,14 @@ export const COMPLETION: ScriptTurn = { toolCalls: [{ id: "call_done", name: "at
 export class SandboxCli {
   private constructor(readonly cliPath: string) {}
 
-  /** Builds the production bundles into `dir` (dist/ is shared with other engineers' builds). */
-  static async build(dir: string): Promise<SandboxCli> {
-    const bundle = path.join(dir, "dist");
-    await buildProductionBundles(bundle);
-    return new SandboxCli(path.join(bundle, "cli.js"));
+  /** The production CLI bundle of this test run. */
+  static shipped(): SandboxCli {
+    return new SandboxCli(productionCli());
   }
 
   async run(spec: RunSpec): Promise<SandboxRun> {
     const server = await startScriptedModelServer({ turns: [...spec.turns, COMPLETION] });
-    const cliArgs = [this.cliPath, "--native-tools", "--no-storage", "--cwd", spec.ws, ...(spec.noYolo ? [] : ["--yolo"]), "--sandbox", "on", ...(spec.args ?? []), "Carry out the steps."];
+    const cliArgs = [this.cliPath, "--native-tools", ...(spec.storage ? [] : ["--no-storage"]), "--cwd", spec.ws, ...(spec.noYolo ? [] : ["--yolo"]), "--sandbox", "on", ...(spec.args ?? []), "Carry out the steps."];
     const env = {
       PATH: SYSTEM_PATH,
       HOME: spec.home,
@@ -67,6 +69,7 @@ export class SandboxCli {
       LANG: "C.UTF-8",
       ANTHROPIC_API_KEY: spec.apiKey ?? "test-key",
       ANTHROPIC_BASE_URL: server.url,
+      ...spec.env,
     };
     // In a cgroup: a shell moves itself there, then becomes the CLI.
     const [command, args] = spec.cgroup

@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProductionBundles, COMPLETE, ProductionCli, toolCall, toolResults } from "../bundle/production-cli";
+import { productionBundles } from "../support/bundles";
+import { COMPLETE, ProductionCli, toolCall, toolResults } from "../bundle/production-cli";
 
 let dir: string;
 let home: string;
@@ -18,8 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tandem-commands-cli-"));
   home = join(dir, "home");
   await mkdir(home);
-  await buildProductionBundles(join(dir, "dist"));
-  cli = await ProductionCli.start(join(dir, "dist"), home);
+  cli = await ProductionCli.start(productionBundles(), home);
 }, 60_000);
 
 afterAll(async () => {

@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProductionBundles, COMPLETE, ProductionCli, toolCall, toolResults, type CliRun } from "../bundle/production-cli";
+import { productionBundles } from "../support/bundles";
+import { COMPLETE, ProductionCli, toolCall, toolResults, type CliRun } from "../bundle/production-cli";
 
 const SECRET = "CLI_LINK_SECRET_0b6e";
 
@@ -15,9 +16,8 @@ let cli: ProductionCli;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tandem-links-cli-"));
-  await buildProductionBundles(join(dir, "dist"));
   await mkdir(join(dir, "home"));
-  cli = await ProductionCli.start(join(dir, "dist"), join(dir, "home"));
+  cli = await ProductionCli.start(productionBundles(), join(dir, "home"));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,15 +1,14 @@
 /**
  * The next start of the bundled CLI removes the temp files killed writers left, in the workspace
- * and in the task folders, and nothing else. The bundle is built into a temp folder with the
- * options of `npm run package` (esbuild-options.mjs), not taken from dist/.
+ * and in the task folders, and nothing else. The bundle is the production one of this test run.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { productionCli } from "../support/bundles";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
 
 let dir: string;
@@ -18,18 +17,7 @@ let server: ScriptedModelServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tandem-cli-cleanup-"));
-  cliPath = join(dir, "cli.js");
-  await esbuild.build({
-    entryPoints: ["src/cli/main.ts"],
-    outfile: cliPath,
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    define: { "import.meta.url": "__tandemImportMetaUrl" },
-    banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
-    logLevel: "silent",
-  });
+  cliPath = productionCli();
   server = await startScriptedModelServer({ turns: [{ text: "<attempt_completion>\n<result>Nothing to do.</result>\n</attempt_completion>" }] });
 });
 

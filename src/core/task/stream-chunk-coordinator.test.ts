@@ -18,7 +18,8 @@ function countingStream(n: number): { stream: ApiStream; pulled: () => number } 
   return { stream: generate(), pulled: () => pulled };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+// One turn of the event loop: every microtask the reader queued has run by then.
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("StreamChunkCoordinator", () => {
   it("hands out reasoning, text and tool fragments in order and usage to its handler", async () => {

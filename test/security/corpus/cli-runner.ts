@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { RecordedRequest, ScriptTurn } from "../../support/script";
 import { startScriptedModelServer } from "../../support/scripted-model-server";
-import { buildProductionBundles } from "../../bundle/production-cli";
+import { productionCli } from "../../support/bundles";
 import { cloneSandbox, diffSnapshots, makeLinks, snapshot, type Sandbox } from "./fixture";
 import type { CaseResult, CliCase, Outcome } from "./types";
 
@@ -54,10 +54,8 @@ export class CorpusCli {
     private readonly payloadUrl: string,
   ) {}
 
-  /** Builds the production bundles and the helpers into `dir`. */
+  /** The production CLI bundle of this run, with its helpers in `dir`. */
   static async start(dir: string): Promise<CorpusCli> {
-    const bundle = path.join(dir, "dist");
-    await buildProductionBundles(bundle);
     const noRipgrepBin = path.join(dir, "bin-without-rg");
     await linkAllBut(noRipgrepBin, "/usr/bin", "rg");
     const payloads = createServer((req, res) => {
@@ -66,7 +64,7 @@ export class CorpusCli {
     });
     await new Promise<void>((resolve) => payloads.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(payloads.address() as AddressInfo).port}`;
-    return new CorpusCli(dir, path.join(bundle, "cli.js"), noRipgrepBin, payloads, url);
+    return new CorpusCli(dir, productionCli(), noRipgrepBin, payloads, url);
   }
 
   async runCase(c: CliCase, template: Sandbox, marker: string): Promise<CaseResult> {

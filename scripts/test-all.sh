@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# `npm run test:all`: everything CI checks, on a fresh machine as on a used one. The bundles are
+# built once (npm run package: dist/ and dist/tandem.vsix) and every suite uses them. Each phase
+# prints its time as "== phase NAME: N s".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+phase() {
+  local name="$1"
+  shift
+  local start=$SECONDS
+  echo "== phase $name: starting"
+  "$@"
+  echo "== phase $name: $((SECONDS - start)) s"
+}
+
+phase packages bash scripts/install-packages.sh tests
+phase package npm run --silent package
+phase typecheck npm run --silent typecheck
+phase lint npm run --silent lint
+# The integration tests drive the bundles just packaged instead of building their own.
+phase unit npx vitest run --project unit --project webview
+phase integration env TANDEM_TEST_BUNDLES=dist npx vitest run --project integration
+phase e2e-setup bash test/e2e/setup.sh
+phase e2e node test/e2e/run.mjs
+phase e2e-self-check node test/e2e/run.mjs --self-check
