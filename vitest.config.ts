@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -32,6 +33,9 @@ const shared = {
 // production bundles once (test/support/bundles.global-setup.ts) for every test that drives them.
 export default defineConfig({
   test: {
+    // One more file than cores: an integration test spends much of its time waiting on the
+    // processes it started (vitest's default, cores - 1, is one file at a time on 2 cores).
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         test: {

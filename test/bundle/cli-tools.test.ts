@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  env?.cli.stop();
+  await env?.cli.stop();
   await env?.site.close();
   if (env) await rm(env.dir, { recursive: true, force: true });
 });

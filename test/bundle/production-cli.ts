@@ -1,11 +1,12 @@
 /**
  * The CLI bundle that `npm run package` ships (built once per run by
- * test/support/bundles.global-setup.ts), run as a person runs it: its own process, talking to the scripted model server (serve.ts,
- * another process). Each run gets only its own model requests back, to check what the model saw.
+ * test/support/bundles.global-setup.ts), run as a person runs it: its own process, talking to the scripted model server (in the
+ * test's process). Each run gets only its own model requests back, to check what the model saw.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
 
 export interface CliRun {
   readonly code: number | null;
@@ -30,21 +31,14 @@ export class ProductionCli {
   private constructor(
     private readonly cliPath: string,
     private readonly home: string,
-    private readonly server: ChildProcess,
+    private readonly server: ScriptedModelServer,
     private readonly serverUrl: string,
   ) {}
 
   /** Starts the scripted model server for the CLI bundle in `bundleDir`; HOME is `home`. */
   static async start(bundleDir: string, home: string): Promise<ProductionCli> {
-    const server = spawn(process.execPath, ["--import", "tsx", "test/support/serve.ts", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stdout.on("data", (data: Buffer) => {
-        const match = /listening on (http:\/\/\S+)/.exec(data.toString());
-        if (match?.[1]) resolve(match[1]);
-      });
-      server.once("exit", (code) => reject(new Error(`the scripted model server exited with ${code}`)));
-    });
-    return new ProductionCli(join(bundleDir, "cli.js"), home, server, url);
+    const server = await startScriptedModelServer();
+    return new ProductionCli(join(bundleDir, "cli.js"), home, server, server.url);
   }
 
   /** Runs one task in YOLO mode with the model answering `turns`, one per request. */
@@ -70,8 +64,8 @@ export class ProductionCli {
     return { ...result, requests: (await this.requests()).slice(before) };
   }
 
-  stop(): void {
-    this.server.kill();
+  stop(): Promise<void> {
+    return this.server.close();
   }
 
   private async requests(): Promise<RecordedRequest[]> {

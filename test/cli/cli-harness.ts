@@ -1,14 +1,15 @@
 /**
  * What every CLI test needs: the shipped `tandem` CLI bundle (built once per run, see
  * test/support/bundles.ts), a temp folder for HOME and workspaces, the scripted model
- * server in a process of its own, and a way to run the CLI as a person or a CI job would.
+ * server (in the test's process: the CLI is the process under test), and a way to run the CLI as a person or a CI job would.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { productionCli } from "../support/bundles";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
+import { startScriptedModelServer } from "../support/scripted-model-server";
 
 export interface CliRun {
   code: number | null;
@@ -35,8 +36,8 @@ export interface CliHarness {
 export async function startCliHarness(): Promise<CliHarness> {
   const dir = await mkdtemp(join(tmpdir(), "tandem-cli-"));
   const cliPath = productionCli();
-  const server = spawn(process.execPath, ["--import", "tsx", "test/support/serve.ts", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  const serverUrl = await listeningUrl(server);
+  const server = await startScriptedModelServer();
+  const serverUrl = server.url;
   const env = { PATH: process.env.PATH ?? "", HOME: dir, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: serverUrl };
 
   return {
@@ -57,20 +58,10 @@ export async function startCliHarness(): Promise<CliHarness> {
     workspace: () => mkdtemp(join(dir, "ws-")),
     run: (args, options = {}) => runCli(cliPath, args, { ...env, ...options.env }, options.cwd, options.killAfterMs),
     async close() {
-      server.kill();
+      await server.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-function listeningUrl(server: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    server.stdout?.on("data", (data: Buffer) => {
-      const match = /listening on (http:\/\/\S+)/.exec(data.toString());
-      if (match?.[1]) resolve(match[1]);
-    });
-    server.once("exit", (code) => reject(new Error(`scripted server exited with ${code}`)));
-  });
 }
 
 function runCli(cliPath: string, args: string[], env: Record<string, string>, cwd?: string, killAfterMs = 15_000): Promise<CliRun> {

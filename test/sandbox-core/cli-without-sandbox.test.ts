@@ -29,7 +29,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  cli?.stop();
+  await cli?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

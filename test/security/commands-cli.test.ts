@@ -23,7 +23,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  cli?.stop();
+  await cli?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
