@@ -37,6 +37,14 @@ import { WorkspaceContext } from "./workspace-context";
 
 export type { ChatChange } from "./controller-events";
 
+/** What History shows of a task while it starts (a resumed one: as saved). */
+interface TaskStart {
+  readonly text: string;
+  readonly shown: readonly ChatMessage[];
+  readonly status: TaskStatus;
+  readonly startedAt?: number;
+}
+
 export interface ControllerOptions {
   host: HostBridge;
   /** Builds the provider client for a task; the SDKs load only when a task starts. */
@@ -158,13 +166,15 @@ export class Controller {
     const storage = new TaskStorage(root, taskId);
     const saved = { chat: await storage.loadChatMessages(), api: await storage.loadApiHistory() };
     if (saved.chat.length === 0) throw new Error(`No saved task ${taskId} was found.`);
-    const status = (await this.options.history?.get(taskId))?.status;
+    const item = await this.options.history?.get(taskId);
+    const status = item?.status;
     const savedMode = await this.savedMode(storage);
     // The conversation ran in its saved mode; a mode asked for now is a switch the model is told of.
     const task = await this.createTask(taskId, { current: options.mode ?? savedMode ?? this.mode, told: savedMode });
     const completed = status === "completed";
     // Until it ends, it keeps the status it was saved with.
-    return this.run(task, () => task.resumeTask(saved, { completed }), { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: status ?? "interrupted" });
+    const first = { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: status ?? "interrupted", startedAt: item?.startedAt };
+    return this.run(task, () => task.resumeTask(saved, { completed }), first);
   }
 
   /** A task's saved mode; a damaged record is told to the person, and the task opens in the current mode. */
@@ -182,9 +192,12 @@ export class Controller {
     return this.run(task, () => task.startTask(text, images), { text, shown: [], status: "running" });
   }
 
-  /** `first` is what the History index holds while the task starts: a resumed task's saved chat and status. */
-  private run(task: Task, start: () => Promise<TaskOutcome>, first: { text: string; shown: readonly ChatMessage[]; status: TaskStatus }): Task {
-    const summary: TaskSummary = { id: task.taskId, text: first.text, startedAt: first.shown[0]?.ts ?? Date.now() };
+  /**
+   * `first` is what the History index holds while the task starts: a resumed task's saved chat,
+   * status and start (kept as the index has it, so reopening never moves a task in History).
+   */
+  private run(task: Task, start: () => Promise<TaskOutcome>, first: TaskStart): Task {
+    const summary: TaskSummary = { id: task.taskId, text: first.text, startedAt: first.startedAt ?? first.shown[0]?.ts ?? Date.now() };
     const shownMode = this.mode;
     this.task = task;
     this.summary = summary;
