@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 /**
  * Tests that start processes, open sockets or drive the shipped bundles: the CLI, the sandbox,
  * real git, MCP servers, the scripted model server on 127.0.0.1. Every other test is a unit test
- * and runs under test/support/unit-guard.ts, which refuses processes and sockets.
+ * and runs under test/support/unit-guard.ts, which refuses processes and sockets (and no-sleep.ts,
+ * which fails a test that waits in real time).
  */
 const INTEGRATION = [
   "test/{bundle,checkpoints,cli,core,mcp,sandbox,sandbox-core,security,storage,support,tools}/**/*.test.ts",
@@ -44,7 +45,7 @@ export default defineConfig({
           environment: "node",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [...shared.exclude, ...INTEGRATION],
-          setupFiles: ["test/support/unit-guard.ts"],
+          setupFiles: ["test/support/unit-guard.ts", "test/support/no-sleep.ts"],
         },
       },
       {
