@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { LongFirstSequencer } from "./test/support/long-first-sequencer";
 
 /**
  * Tests that start processes, open sockets or drive the shipped bundles: the CLI, the sandbox,
@@ -37,6 +38,7 @@ export default defineConfig({
     // One more file than cores: an integration test spends much of its time waiting on the
     // processes it started (vitest's default, cores - 1, is one file at a time on 2 cores).
     maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         test: {

@@ -113,7 +113,7 @@ async function runTask(cli: CliOptions, saved: { storageRoot?: string; history?:
     },
   });
   // Before the task, so the start line says how commands will run.
-  const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: privateStorageFor(saved.storageRoot, process.env) });
+  const sandbox = CommandSandbox.create(cli.sandbox, { privateStorage: privateStorageFor(saved.storageRoot, process.env), probeWhenNeeded: true });
   note(describeSandbox(await sandbox.ready(), "--sandbox"));
   // Started, not awaited: servers connect while the task starts; each request waits for them at most 10 s.
   const mcp = startMcpHub(cli.mcp, cli.cwd, process.env, note, new McpServerConfiner(sandbox));

@@ -93,6 +93,16 @@ describe("CommandSandbox on this machine", () => {
     await sandbox.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" });
     expect((await run("cat .env")).output).not.toMatch(/ENV-MARKER/);
   });
+
+  it("with probeWhenNeeded and off (the CLI's --sandbox off), probes nothing until a mode needs it", async () => {
+    const lazy = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "off" }, { home, probeWhenNeeded: true });
+    try {
+      expect(await lazy.ready()).toMatchObject({ mode: "off", available: false, active: false, reason: "Not checked: the sandbox is off for this run." });
+      expect(await lazy.update({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" })).toMatchObject({ available: true, active: true, technology: "bubblewrap" });
+    } finally {
+      await lazy.dispose();
+    }
+  });
 });
 
 describe("CommandSandbox's temp folders", () => {

@@ -34,6 +34,12 @@ export interface SandboxStartOptions {
   readonly privateStorage?: readonly string[];
   /** Default: the user's home folder. */
   readonly home?: string;
+  /**
+   * Off stays off until update() says otherwise, so the machine is probed only once a mode needs
+   * it (the CLI's `--sandbox off`: a run that never sandboxes skips the probe's processes).
+   * Without it the probe runs at once, so a settings view can say what turning it on would do.
+   */
+  readonly probeWhenNeeded?: boolean;
 }
 
 
@@ -60,7 +66,8 @@ export class CommandSandbox {
   private launches = 0;
   /** The seccomp helper beside the bundle (undefined: the library finds its own). */
   private seccompHelper: string | undefined;
-  private readonly checked: Promise<void>;
+  private checked: Promise<void>;
+  private probed = false;
   private disposed = false;
 
   private constructor(settings: SandboxSettings, options: SandboxStartOptions) {
@@ -68,7 +75,9 @@ export class CommandSandbox {
     this.home = options.home ?? homedir();
     this.privateStorage = options.privateStorage ?? [];
     this.current = this.statusWith({ available: false, reason: "The sandbox is being checked." });
-    this.checked = Promise.all([this.check(), removeLeftoverFolders()]).then(() => undefined);
+    const probeNow = !(options.probeWhenNeeded && settings.mode === "off");
+    if (!probeNow) this.current = this.statusWith({ available: false, reason: "Not checked: the sandbox is off for this run." });
+    this.checked = Promise.all([probeNow ? this.check() : undefined, removeLeftoverFolders()]).then(() => undefined);
   }
 
   /** Starts checking at once; `ready()` (and every wrap) waits for the check. */
@@ -91,6 +100,10 @@ export class CommandSandbox {
   async update(settings: SandboxSettings): Promise<SandboxStatus> {
     await this.checked;
     this.settings = settings;
+    if (!this.probed && settings.mode !== "off") {
+      this.checked = this.check();
+      await this.checked;
+    }
     const available = this.current.available;
     this.current = this.statusWith({ available, reason: this.current.reason, technology: this.current.technology });
     if (this.manager && available) this.manager.updateConfig(this.baseConfig());
@@ -161,6 +174,7 @@ export class CommandSandbox {
   }
 
   private async check(): Promise<void> {
+    this.probed = true;
     try {
       const found = await this.probe();
       this.current = this.statusWith(found);
