@@ -26,9 +26,10 @@ let ws: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "tandem-sandbox-user-"));
-  // The other user must reach the bundle and its folders.
+  // The other user must reach the bundle and its folders (the run's bundles may sit in a
+  // checkout only its owner can enter, as a fresh clone in a private temp folder does).
   await chmod(dir, 0o755);
-  cli = SandboxCli.shipped();
+  cli = await SandboxCli.copiedTo(dir);
   home = path.join(dir, "home");
   ws = path.join(home, "ws");
   await mkdir(path.join(home, ".ssh"), { recursive: true });

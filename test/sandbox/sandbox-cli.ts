@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import * as path from "node:path";
-import { productionCli } from "../support/bundles";
+import { copyOfBundles, productionCli } from "../support/bundles";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
 import { startScriptedModelServer } from "../support/scripted-model-server";
 
@@ -57,6 +57,11 @@ export class SandboxCli {
   /** The production CLI bundle of this test run. */
   static shipped(): SandboxCli {
     return new SandboxCli(productionCli());
+  }
+
+  /** A copy of the bundles in `dir`/dist, for a user who may not reach this run's folder of them. */
+  static async copiedTo(dir: string): Promise<SandboxCli> {
+    return new SandboxCli(path.join(await copyOfBundles(path.join(dir, "dist")), "cli.js"));
   }
 
   async run(spec: RunSpec): Promise<SandboxRun> {
