@@ -65,13 +65,13 @@ export default async function keyNotLeaked(t) {
     // A compressor could split the whole key; a third of it would still show.
     ...[0, 1, 2].map((i) => [`a third of the key (#${i + 1})`, Buffer.from(API_KEY.slice((i * API_KEY.length) / 3, ((i + 1) * API_KEY.length) / 3), "utf8")]),
   ];
-  const files = listFiles(session.dir.root);
+  const contents = readEveryFile(session.dir.root);
+  const files = [...contents.keys()];
   const found = [];
   let promptSeen = false;
   let bytes = 0;
   const secretHolders = new Set();
-  for (const file of files) {
-    const content = readFileSync(file);
+  for (const [file, content] of contents) {
     bytes += content.length;
     promptSeen ||= content.includes(Buffer.from(PROMPT, "utf8"));
     for (const [label, needle] of needles) if (content.includes(needle)) found.push(`${label} in ${path.relative(session.dir.root, file)}`);
@@ -98,7 +98,31 @@ function listFiles(root) {
   for (const entry of readdirSync(root, { withFileTypes: true })) {
     const full = path.join(root, entry.name);
     if (entry.isDirectory()) out.push(...listFiles(full));
-    else if (entry.isFile() && statSync(full).size > 0) out.push(full);
+    // A file gone since readdir (a renamed temp file) is simply not listed.
+    else if (entry.isFile() && (statSync(full, { throwIfNoEntry: false })?.size ?? 0) > 0) out.push(full);
   }
   return out;
+}
+
+/**
+ * Every file under `root` with its bytes. The extension still runs (checkpoints write a temp
+ * index and rename it), so a file may vanish between the listing and the read: the listing is
+ * taken again until a pass finds nothing new and loses nothing, so what it was renamed to is read too.
+ */
+function readEveryFile(root) {
+  const contents = new Map();
+  for (let pass = 0; pass < 5; pass++) {
+    let changed = false;
+    for (const file of listFiles(root)) {
+      if (contents.has(file)) continue;
+      changed = true;
+      try {
+        contents.set(file, readFileSync(file));
+      } catch (error) {
+        if (error.code !== "ENOENT") throw error;
+      }
+    }
+    if (!changed && pass > 0) return contents;
+  }
+  throw new Error(`files kept vanishing under ${root} while it was searched`);
 }
