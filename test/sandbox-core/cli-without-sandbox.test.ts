@@ -65,4 +65,14 @@ describe("the production CLI where no sandbox exists", () => {
     expect(toolResults(run)[0]).toMatch(/Read-only file system/);
     expect(existsSync(join(home, "precious.txt"))).toBe(true);
   });
+
+  it("with --sandbox off, where bubblewrap works, says it is off and runs commands unconfined", async () => {
+    const cwd = await workspace();
+    // The guard lets an interpreter run; only a sandbox could stop this write to HOME.
+    const write = `python3 -c "import os; open(os.environ['HOME'] + '/off.txt', 'w').write('x')"`;
+    const run = await cli.run("Write", command(write), { cwd, args: ["--sandbox", "off"] });
+    expect(run.stderr).toMatch(/^Sandbox: off \(--sandbox is "off"\): commands run unconfined; the command guard alone judges them\./m);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(home, "off.txt"))).toBe(true);
+  });
 });
