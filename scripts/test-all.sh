@@ -14,6 +14,17 @@ phase() {
   echo "== phase $name: $((SECONDS - start)) s"
 }
 
+# The e2e screenshots (and a failing scenario's logs) are CI's artifacts: kept outside the clone,
+# which CI throws away, even when a phase fails. TANDEM_ARTIFACTS_DIR chooses where.
+keep_artifacts() {
+  local from=test/e2e/.output
+  [ -d "$from" ] || return 0
+  local to="${TANDEM_ARTIFACTS_DIR:-${TMPDIR:-/tmp}/tandem-artifacts/$(date -u +%Y%m%dT%H%M%SZ)}"
+  mkdir -p "$to" && cp -r "$from"/. "$to"/
+  echo "== artifacts: $(find "$to" -name '*.png' | wc -l) screenshots in $to"
+}
+trap keep_artifacts EXIT
+
 phase packages bash scripts/install-packages.sh tests
 phase package npm run --silent package
 phase typecheck npm run --silent typecheck
