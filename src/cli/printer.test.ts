@@ -21,6 +21,15 @@ describe("CliPrinter", () => {
     expect(text).toBe(`[write_to_file] big.txt\n[write_to_file] big.txt: ${CUT_OFF_ROW_TEXT}\n`);
   });
 
+  it("prints a call the mode refused with the note, and what an MCP call returned after its line", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "tool", text: "Plan mode only explores and plans.", tool: { tool: "write_to_file", path: "a.js", refusedIn: "plan" } });
+      p.show({ ts: 2, type: "say", say: "tool", tool: { tool: "use_mcp_tool", mcp: { server: "s", tool: "t" } } });
+      p.show({ ts: 3, type: "say", say: "tool", tool: { tool: "use_mcp_tool", mcp: { server: "s", tool: "t", result: { isError: true, parts: [{ type: "text", text: "no" }] } } } });
+    });
+    expect(text).toBe("[write_to_file] a.js: Plan mode only explores and plans.\n[use_mcp_tool] s/t\n[use_mcp_tool] s/t reported an error (1 part)\n");
+  });
+
   it("ends a streamed line that was cut short before printing the next row (a retry after a stall)", () => {
     const text = printed((p) => {
       p.show({ ts: 1, type: "say", say: "text", text: "Thinking about it", partial: true });

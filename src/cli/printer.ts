@@ -130,6 +130,9 @@ function checklistLines(message: ChatMessage): string {
 
 function toolLine(message: ChatMessage): string {
   const head = `[${message.tool?.tool ?? "tool"}] ${target(message)}`.trimEnd();
-  // A call the answer ended inside did nothing: say so, or the line reads as done.
-  return message.tool?.cutOff || message.tool?.blocked ? `${head}: ${message.text ?? ""}` : head;
+  // A call the answer ended inside (or the mode refused) did nothing: say so, or the line reads as done.
+  if (message.tool?.cutOff || message.tool?.blocked || message.tool?.refusedIn) return `${head}: ${message.text ?? ""}`;
+  const result = message.tool?.mcp?.result;
+  if (result) return `${head} ${result.isError ? "reported an error" : "returned"} (${result.parts.length} part${result.parts.length === 1 ? "" : "s"})`;
+  return head;
 }

@@ -2,7 +2,9 @@
  * The chat record: what the person sees of a task. Shared by the core and the webview,
  * so it holds plain data only (no runtime imports).
  */
+import type { CommandConfinement, CommandRunInfo } from "./command-run";
 import type { FocusChainInfo } from "./focus-chain";
+import type { AgentMode } from "./settings";
 
 /** Questions the task puts to the person; each waits for an answer. */
 export type AskKind =
@@ -73,6 +75,8 @@ export interface ToolMessageInfo {
   outsideWorkspace?: boolean;
   /** A command the model asks to run outside the OS sandbox. */
   outsideSandbox?: boolean;
+  /** execute_command: the confinement the command will run under (the command runner's rule), for its row. */
+  confinement?: CommandConfinement;
   /** The answer ended inside this call, so it was not run (the row says so). */
   cutOff?: boolean;
   /** A PreToolUse hook blocked this call, so it was not run (the row says so). */
@@ -81,9 +85,34 @@ export interface ToolMessageInfo {
   why?: string;
   /** Asked whatever the auto-approval switches and YOLO say: no setting lets it through unasked. */
   alwaysAsks?: boolean;
-  /** use_mcp_tool / access_mcp_resource: the server and the tool or resource (the arguments are `content`). */
-  mcp?: { server: string; tool?: string; uri?: string };
+  /**
+   * use_mcp_tool / access_mcp_resource: the server and the tool (with its description from the
+   * server's list) or resource; the arguments are `content`. `result`: what the call returned, on the
+   * row said after it ran.
+   */
+  mcp?: { server: string; tool?: string; uri?: string; description?: string; result?: McpResultView };
+  /** The task's mode does not run this call (a write in Plan mode): not run; `text` says so for the person. */
+  refusedIn?: AgentMode;
 }
+
+/**
+ * What an MCP tool or resource returned, shaped for the panel and bounded (the model's copy is
+ * bounded apart): text, images as data URLs, embedded resources, links; `omitted` says what the
+ * panel left out.
+ */
+export interface McpResultView {
+  /** The tool said it failed (MCP's isError): the call ran, the tool reports an error. */
+  isError?: boolean;
+  parts: McpResultPart[];
+  /** What the panel left out to stay small (e.g. "12,000 characters, 1 image"); the model may have had more. */
+  omitted?: string;
+}
+
+export type McpResultPart =
+  | { readonly type: "text"; text: string }
+  | { readonly type: "image"; dataUrl: string; mimeType: string }
+  | { readonly type: "resource"; uri: string; mimeType?: string; text: string }
+  | { readonly type: "resource_link"; uri: string; name: string; description?: string; mimeType?: string };
 
 /**
  * A point the task can go back to: the workspace as it was (a commit of the checkpoint store) and
@@ -168,6 +197,8 @@ interface ChatMessageBase {
   /** The checklist as this row left it (say "task_progress"). */
   focusChain?: FocusChainInfo;
   condense?: CondenseInfo;
+  /** A command's output rows: how it runs and, once over, how it ended and what the sandbox blocked. */
+  command?: CommandRunInfo;
   /** Options offered with a followup question. */
   options?: string[];
 }

@@ -9,6 +9,7 @@ import type { RecordedRequest, ScriptTurn } from "../support/script";
 import { startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
 import { fixture, serverScript, stdio } from "./support";
 import { DEFAULT_AUTO_APPROVAL } from "../../src/shared/settings";
+import type { McpResultView } from "../../src/shared/messages";
 
 const EVERYTHING = stdio(serverScript("server-everything"), "stdio");
 const DONE: ScriptTurn = { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" };
@@ -34,6 +35,11 @@ function lastUserContent(request: RecordedRequest | undefined): string {
   return JSON.stringify(((request?.body.messages ?? []) as unknown[]).at(-1));
 }
 
+/** What the panel shows of each MCP call's answer, in order (the rows said after the calls ran). */
+function resultRows(h: Harness): McpResultView[] {
+  return h.messages.flatMap((m) => (m.type === "say" && m.tool?.mcp?.result ? [m.tool.mcp.result] : []));
+}
+
 function systemText(request: RecordedRequest | undefined): string {
   return JSON.stringify(request?.body.system ?? request?.body.instructions ?? "");
 }
@@ -54,15 +60,17 @@ describe("use_mcp_tool in the loop", () => {
     expect(systemText(first)).toContain("## use_mcp_tool");
     expect(lastUserContent(second)).toContain("Echo: hello from the model");
     expect(lastUserContent(third)).toContain("42");
-    const row = h.messages.find((m) => m.type === "say" && m.say === "tool" && m.tool?.tool === "use_mcp_tool");
-    expect(row?.tool?.mcp).toEqual({ server: "everything", tool: "echo" });
+    const [approved, result] = h.messages.filter((m) => m.type === "say" && m.say === "tool" && m.tool?.tool === "use_mcp_tool");
+    expect(approved?.tool).toMatchObject({ mcp: { server: "everything", tool: "echo", description: "Echoes back the input string" }, content: '{\n  "message": "hello from the model"\n}' });
+    // After the call, a row of its own shows what the tool returned (for the person; the model's copy is above).
+    expect(result?.tool?.mcp).toEqual({ server: "everything", tool: "echo", description: "Echoes back the input string", result: { parts: [{ type: "text", text: "Echo: hello from the model" }] } });
   });
 
   it("asks unless useMcp, the server's autoApprove list or YOLO allows it", async () => {
     const turns = () => [useMcp("everything", "echo", '{"message": "x"}'), DONE];
     let h = await start({ turns: turns() });
     expect(await h.run("ask")).toBe("completed");
-    expect(h.asks.filter((a) => a.ask === "tool").map((a) => a.tool?.mcp)).toEqual([{ server: "everything", tool: "echo" }]);
+    expect(h.asks.filter((a) => a.ask === "tool").map((a) => a.tool?.mcp)).toEqual([{ server: "everything", tool: "echo", description: "Echoes back the input string" }]);
     await h.dispose();
 
     h = await start({ turns: turns(), mcp: { servers: { everything: { ...EVERYTHING, autoApprove: ["echo"] } } } });
@@ -97,6 +105,9 @@ describe("use_mcp_tool in the loop", () => {
     expect(await h.run("image")).toBe("completed");
     const content = (h.server.requests[1]?.body.messages as { content: unknown }[]).at(-1)?.content as { type: string; source?: { media_type: string; data: string } }[];
     expect(content.find((b) => b.type === "image")?.source).toMatchObject({ media_type: "image/png", data: expect.stringMatching(/^iVBOR/) });
+    const shown = resultRows(h).at(-1)?.parts ?? [];
+    expect(shown.map((p) => p.type)).toEqual(["text", "image", "text"]);
+    expect(shown[1]).toMatchObject({ type: "image", mimeType: "image/png", dataUrl: expect.stringMatching(/^data:image\/png;base64,iVBOR/) });
   });
 
   it("an isError result is marked as an error; structured content, links and embedded resources reach the model", async () => {
@@ -110,6 +121,11 @@ describe("use_mcp_tool in the loop", () => {
     expect(structured).toMatch(/<structured_content>.*temperature/);
     expect(links).toMatch(/\[resource link\] .*: demo:\/\/resource\/.*read it with access_mcp_resource/);
     expect(embedded).toContain('<resource uri=\\"demo://resource/dynamic/text/3\\"');
+    const [errorRow, structuredRow, linksRow, embeddedRow] = resultRows(h);
+    expect(errorRow).toMatchObject({ isError: true, parts: [{ type: "text", text: expect.stringMatching(/Too big/) }] });
+    expect(structuredRow?.isError).toBeUndefined();
+    expect(linksRow?.parts).toContainEqual(expect.objectContaining({ type: "resource_link", uri: expect.stringMatching(/^demo:\/\/resource\//) }));
+    expect(embeddedRow?.parts).toContainEqual(expect.objectContaining({ type: "resource", uri: "demo://resource/dynamic/text/3" }));
   });
 
   it("in native mode an isError result is a tool_result marked is_error", async () => {
@@ -138,6 +154,9 @@ describe("access_mcp_resource", () => {
     const h = await start({ settings: MCP_ON, turns: [{ text: `<access_mcp_resource>\n<server_name>everything</server_name>\n<uri>${uri}</uri>\n</access_mcp_resource>` }, DONE] });
     expect(await h.run("resource")).toBe("completed");
     expect(lastUserContent(h.server.requests[1])).toContain(`<resource uri=\\"${uri}\\"`);
+    const row = h.messages.find((m) => m.type === "say" && m.say === "tool" && m.tool?.mcp?.result);
+    expect(row?.tool).toMatchObject({ tool: "access_mcp_resource", mcp: { server: "everything", uri, description: expect.any(String) } });
+    expect(row?.tool?.mcp?.result?.parts).toEqual([expect.objectContaining({ type: "resource", uri, text: expect.stringContaining("Resource 1") })]);
   });
 });
 

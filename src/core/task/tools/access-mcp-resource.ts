@@ -1,10 +1,13 @@
 /**
  * access_mcp_resource: reads a resource of a connected MCP server by its URI (a listed resource,
- * or a template filled in). Read-only; approval category "mcp" like the server's tools.
+ * or a template filled in). Read-only; approval category "mcp" like the server's tools. The
+ * approval row names the server and the URI; what was read is shown on a row of its own.
  */
+import type { McpServerSnapshot } from "../../mcp/types";
 import { param } from "./params";
 import { defineTool, ToolError } from "./types";
-import { connectedServer } from "./use-mcp-tool";
+import { resourceResultView } from "./mcp-result-view";
+import { connectedServer, describedAs } from "./use-mcp-tool";
 import { mcpFailure, resourceResultBlocks } from "./use-mcp-tool-content";
 
 export const accessMcpResourceTool = defineTool({
@@ -22,11 +25,14 @@ export const accessMcpResourceTool = defineTool({
     const uri = params.uri.trim();
     if (!ctx.mcp) throw new ToolError("not_allowed", "No MCP servers are set up in this session.");
     const hub = ctx.mcp;
+    const shown = { server: server.name, uri, ...describedAs(describeResource(server, uri)) };
     return {
-      approval: { message: { tool: "access_mcp_resource", mcp: { server: server.name, uri }, content: uri } },
+      approval: { message: { tool: "access_mcp_resource", mcp: shown, content: uri } },
       run: async () => {
         try {
-          return { kind: "ok", content: resourceResultBlocks(uri, await hub.readResource(server.name, uri, { signal: ctx.signal })) };
+          const result = await hub.readResource(server.name, uri, { signal: ctx.signal });
+          await ctx.say("tool", undefined, { tool: { tool: "access_mcp_resource", mcp: { ...shown, result: resourceResultView(result) } } });
+          return { kind: "ok", content: resourceResultBlocks(uri, result) };
         } catch (error) {
           throw mcpFailure(error);
         }
@@ -34,3 +40,18 @@ export const accessMcpResourceTool = defineTool({
     };
   },
 });
+
+/** What the server says of the resource (listed, or the template it fills in), for the row's hover. */
+function describeResource(server: McpServerSnapshot, uri: string): string | undefined {
+  const listed = server.resources.find((r) => r.uri === uri) ?? server.resourceTemplates.find((t) => fillsTemplate(t.uriTemplate, uri));
+  return listed && (listed.description ?? listed.name);
+}
+
+/** Whether `uri` fills `template`'s placeholders (`{id}`: one path segment, `{+path}` / `{/path*}`: any text). */
+function fillsTemplate(template: string, uri: string): boolean {
+  const pattern = template
+    .split(/(\{[^}]*\})/)
+    .map((piece) => (piece.startsWith("{") ? (/^\{[+#/]|\*\}$/.test(piece) ? ".*" : "[^/?#]+") : piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${pattern}$`).test(uri);
+}

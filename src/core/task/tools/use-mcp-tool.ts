@@ -3,11 +3,14 @@
  * tool's input schema, applies the server's timeout and cancels with the task (the server is sent
  * notifications/cancelled). Approval category "mcp": the useMcp switch, the server's autoApprove
  * list or YOLO let it run unasked. Not read-only: a server's tool may change anything (Plan mode runs
- * only the tools a server marks readOnlyHint).
+ * only the tools a server marks readOnlyHint). The approval row names the server and the tool (with
+ * its description) and shows the arguments; once the call ran, a row of its own shows what the tool
+ * returned, bounded for the panel (`mcp-result-view.ts`).
  */
 import type { McpProgress, McpServerSnapshot } from "../../mcp/types";
 import { param } from "./params";
 import { defineTool, ToolError, type ToolContext } from "./types";
+import { toolResultView } from "./mcp-result-view";
 import { mcpFailure, toolResultBlocks } from "./use-mcp-tool-content";
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -37,15 +40,19 @@ export const useMcpToolTool = defineTool({
     if (!tool) throw new ToolError("not_found", `The MCP server "${server.name}" has no tool "${toolName}". Its tools: ${server.tools.map((t) => t.name).join(", ") || "none"}.`);
     const args = params.arguments ?? {};
     const where = `${server.name}/${toolName}`;
+    const shown = { server: server.name, tool: toolName, ...describedAs(tool.description) };
     return {
       approval: {
-        message: { tool: "use_mcp_tool", mcp: { server: server.name, tool: toolName }, content: JSON.stringify(args, null, 2) },
+        message: { tool: "use_mcp_tool", mcp: shown, content: JSON.stringify(args, null, 2) },
         allowedByConfig: tool.autoApprove,
       },
       run: async () => {
         const progress = progressRow(ctx, where);
         try {
           const result = await mcp(ctx).callTool(server.name, toolName, args, { signal: ctx.signal, onProgress: progress.show });
+          await progress.end();
+          // The person sees what the tool answered on a row of its own, below the approval.
+          await ctx.say("tool", undefined, { tool: { tool: "use_mcp_tool", mcp: { ...shown, result: toolResultView(result) } } });
           return { kind: "ok", content: toolResultBlocks(where, result), ...(result.isError ? { isError: true } : {}) };
         } catch (error) {
           throw mcpFailure(error);
@@ -56,6 +63,13 @@ export const useMcpToolTool = defineTool({
     };
   },
 });
+
+/** A tool's or resource's description for the row's hover, bounded (a server may write pages). */
+export function describedAs(description: string | undefined): { description?: string } {
+  const text = description?.trim();
+  if (!text) return {};
+  return { description: text.length > 1000 ? `${text.slice(0, 1000)}…` : text };
+}
 
 function mcp(ctx: ToolContext): NonNullable<ToolContext["mcp"]> {
   if (!ctx.mcp) throw new ToolError("not_allowed", "No MCP servers are set up in this session, so there is nothing to call.");
@@ -76,7 +90,7 @@ export function connectedServer(ctx: ToolContext, name: string): McpServerSnapsh
 
 /**
  * Progress notifications as one info row, updated in place (each update replaces that row only);
- * finished when the call ends, so it does not spin on.
+ * finished when the call ends, so it does not spin on (ending it twice ends it once).
  */
 function progressRow(ctx: ToolContext, where: string): { show(progress: McpProgress): void; end(): Promise<void> } {
   let last: string | undefined;
@@ -88,9 +102,12 @@ function progressRow(ctx: ToolContext, where: string): { show(progress: McpProgr
       const text = last;
       shown = shown.then(() => ctx.say("info", text, { partial: true }));
     },
+    // Once: called before the result's row and again on the way out (a failure, a cancel).
     async end() {
       await shown;
-      if (last !== undefined) await ctx.say("info", last, { partial: false });
+      const text = last;
+      last = undefined;
+      if (text !== undefined) await ctx.say("info", text, { partial: false });
     },
   };
 }
