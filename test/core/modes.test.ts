@@ -70,9 +70,16 @@ describe("Plan mode", () => {
     expect(lastUserText(afterRead)).toContain("NOTES-CONTENT");
     expect(await exists(join(h.workspace, "app.js"))).toBe(false);
     expect(await exists(join(h.workspace, "made.txt"))).toBe(false);
-    // The person saw each refusal.
-    const errors = h.messages.filter((m) => m.type === "say" && m.say === "error").map((m) => m.text ?? "");
-    expect(errors.filter((t) => t.includes("not available in Plan mode"))).toHaveLength(2);
+    // The person saw each refusal as the call's row, not run, with a calm note for them: no error row.
+    expect(h.messages.filter((m) => m.type === "say" && m.say === "error")).toEqual([]);
+    const refused = h.messages.filter((m) => m.type === "say" && m.say === "tool" && m.tool?.refusedIn);
+    expect(refused.map((m) => [m.tool?.tool, m.tool?.path, m.tool?.refusedIn])).toEqual([
+      ["write_to_file", "app.js", "plan"],
+      ["execute_command", undefined, "plan"],
+      ["attempt_completion", undefined, "plan"],
+    ]);
+    expect(refused[0]?.text).toBe("Plan mode only explores and plans, so nothing was changed or run. Switch to Act when you want the plan carried out.");
+    expect(refused[2]?.text).toMatch(/^Plan mode does not finish tasks/);
   });
 
   it("offers only the read-only tools and plan_mode_respond, and says so in the prompt's mode section", async () => {

@@ -1,6 +1,7 @@
 /**
  * What the model reads about Plan and Act: the system prompt's mode section, the refusal of a
- * call the mode does not allow, and the note that goes with the first request after a switch.
+ * call the mode does not allow, and the note that goes with the first request after a switch;
+ * and what the person reads on the row of a refused call (`refusedNote`).
  */
 import type { AgentMode } from "../../shared/settings";
 
@@ -24,6 +25,13 @@ export const modeTexts = {
     if (mode === "act") return `${tool} is for Plan mode, and the task is in Act mode: carry out the work with your tools and present the result with attempt_completion.`;
     if (tool === "attempt_completion") return "The task is in Plan mode: present your plan (or ask about it) with plan_mode_respond. attempt_completion is for Act mode, once the work is done.";
     return `${tool} is not available in Plan mode: in Plan mode you explore and discuss, and nothing is changed or run. Nothing was done. Present your plan with plan_mode_respond; the person switches to Act mode when they want it carried out.`;
+  },
+
+  /** For the person, on the refused call's row: what happened, calmly, and what they can do. The model was told apart. */
+  refusedNote(tool: string, mode: AgentMode): string {
+    if (mode === "act") return `${tool} is for Plan mode, so Tandem did not use it; it goes on in Act mode.`;
+    if (tool === "attempt_completion") return "Plan mode does not finish tasks: Tandem was asked to present its plan instead.";
+    return "Plan mode only explores and plans, so nothing was changed or run. Switch to Act when you want the plan carried out.";
   },
 
   /** Plan mode: a round of plain text is the model talking to the person, which plan_mode_respond is for. */

@@ -111,12 +111,15 @@ export interface ArrivedCall {
 
 /**
  * Why a call does not run, in the model's words. "mistake": its preview is taken back, the chat
- * shows the text as an error and it counts as a mistake; "held": the participant said what the
- * person should know, and the model just reads the text.
+ * shows the text as an error (or, given `refusedIn`, the call's row says calmly that the mode does
+ * not run it) and it counts as a mistake; "held": the participant said what the person should
+ * know, and the model just reads the text.
  */
 export interface CallRefusal {
   readonly kind: "mistake" | "held";
   readonly text: string;
+  /** The mode refused it: the chat shows the call's row, not run, with `note` (for the person), instead of the model's text as an error. */
+  readonly refusedIn?: { readonly mode: AgentMode; readonly note: string };
 }
 
 export interface StartingCall {

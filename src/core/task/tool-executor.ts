@@ -4,7 +4,7 @@ import { formatResponse } from "../prompts/responses";
 import { errorText } from "../util/error-text";
 import { imageBlockFromDataUrl } from "../util/image-block";
 import { decideApproval } from "./auto-approval";
-import type { CallWatch } from "./participant";
+import type { CallRefusal, CallWatch } from "./participant";
 import { runToolCall, type Approver, type ToolCall } from "./tool-call";
 import type { TaskScope } from "./task-scope";
 import type { TaskState } from "./task-state";
@@ -70,6 +70,7 @@ export class ToolExecutor {
     if (refusal) {
       // A preview shown before the refusal (the person switched modes meanwhile) is taken back.
       await tool.abandon?.(call.params, this.context());
+      if (refusal.refusedIn) return this.refusedByMode(call, refusal.text, refusal.refusedIn);
       return this.modelMistake(call, refusal.text);
     }
     if (call.cutOff && !mayRunCutOff(tool, call.params, call.cutOff)) return this.refuseCutOff(tool, call, call.cutOff);
@@ -141,6 +142,16 @@ export class ToolExecutor {
     const shown = { tool: call.name, ...(path ? { path } : {}), ...(call.params.content !== undefined ? { content: call.params.content } : {}), cutOff: true };
     await this.scope.say("tool", CUT_OFF_ROW_TEXT, { tool: shown });
     await this.settle(call, formatResponse.toolCutOff(call.name, cutOff), (state) => state.consecutiveMistakeCount++);
+  }
+
+  /**
+   * The mode does not run this call: the model reads why (a mistake it counts, like any), and the
+   * person sees the call's row, not run, with the mode's note: not an error, nothing went wrong.
+   */
+  private async refusedByMode(call: ToolCall, text: string, refused: NonNullable<CallRefusal["refusedIn"]>): Promise<void> {
+    const path = call.params.path;
+    await this.scope.say("tool", refused.note, { tool: { tool: call.name, ...(path ? { path } : {}), refusedIn: refused.mode } });
+    await this.settle(call, formatResponse.toolError(text), (state) => state.consecutiveMistakeCount++);
   }
 
   private async modelMistake(call: ToolCall, message: string): Promise<void> {

@@ -40,11 +40,15 @@ export class PlanActMode implements TaskParticipant {
     return toolsForMode(tools, mode);
   }
 
-  /** A call the mode does not run: refused (no preview while it streams), nothing done. */
+  /**
+   * A call the mode does not run: refused (no preview while it streams), nothing done. The model
+   * reads why; the person sees the call's row, not run, with a calm note (not an error).
+   */
   callArrived({ call, tool }: ArrivedCall): CallRefusal | undefined {
     if (!tool) return undefined;
-    const text = modeRefusal(tool, call.params, this.scope.mode.current, this.scope.participants.lent);
-    return text === undefined ? undefined : { kind: "mistake", text };
+    const mode = this.scope.mode.current;
+    const text = modeRefusal(tool, call.params, mode, this.scope.participants.lent);
+    return text === undefined ? undefined : { kind: "mistake", text, refusedIn: { mode, note: modeTexts.refusedNote(tool.name, mode) } };
   }
 
   /** The note of a switch since the last request (none if switched back), and Plan's pointer after plain text. */
