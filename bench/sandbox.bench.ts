@@ -174,7 +174,7 @@ async function timeCommand(commands: TaskCommands, command: string, cwd: string)
   running.onOutput((text) => (output += text));
   const exit = await running.completion;
   const elapsed = performance.now() - started;
-  if (exit.exitCode !== 0) throw new Error(`${command} ${running.sandboxed ? "in" : "outside"} the sandbox exited with ${exit.exitCode ?? exit.signal}: ${output}`);
+  if (exit.exitCode !== 0) throw new Error(`${command} ${running.confinement.kind === "sandboxed" ? "in" : "outside"} the sandbox exited with ${exit.exitCode ?? exit.signal}: ${output}`);
   return elapsed;
 }
 

@@ -52,7 +52,7 @@ async function run(command: string): Promise<{ code: number | null; output: stri
   let output = "";
   running.onOutput((text) => (output += text));
   const exit = await running.completion;
-  return { code: exit.exitCode, output, blocked: running.blockedReport(exit, output) };
+  return { code: exit.exitCode, output, blocked: running.blocked(exit, output)?.forModel };
 }
 
 describe("CommandSandbox on this machine", () => {

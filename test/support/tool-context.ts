@@ -15,12 +15,13 @@ import { getTool } from "../../src/core/task/tools/registry";
 import type { ApprovalDecision, ApprovalRequest, RawParams, ToolContext, ToolDefinition, ToolResult } from "../../src/core/task/tools/types";
 import { TaskCommands } from "../../src/core/sandbox/task-commands";
 import { NodeHost } from "../../src/host/node/node-host";
+import type { CommandRunInfo } from "../../src/shared/command-run";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../src/shared/messages";
 
 export interface FakeContextLog {
   readonly approvals: ApprovalRequest[];
   readonly asks: { kind: AskKind; text: string; options?: string[] }[];
-  readonly says: { kind: SayKind; text?: string; tool?: ToolMessageInfo; partial?: boolean }[];
+  readonly says: { kind: SayKind; text?: string; tool?: ToolMessageInfo; partial?: boolean; command?: CommandRunInfo }[];
   /** What the previews could not undo (the executor notifies the person). */
   readonly notices: string[];
 }
@@ -73,7 +74,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
       return Promise.reject(new Error(`No scripted answer for ask "${kind}"`));
     },
     say(kind, text, extra) {
-      log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial });
+      log.says.push({ kind, text, tool: extra?.tool, partial: extra?.partial, ...(extra?.command ? { command: extra.command } : {}) });
       return Promise.resolve();
     },
     // Mentions are the Task's (test/core/mentions.test.ts); a tool alone passes the text on as typed.

@@ -23,7 +23,7 @@ import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from
 import { leaveProcessGroup, processLimitLines, removeLeftoverProcessGroups } from "./process-limit";
 import { ensureVendorExecutable } from "./vendor-files";
 import { shellQuote } from "./shell-quote";
-import { describeBlocked } from "./blocked-report";
+import { findBlocked, type BlockedFinding } from "./blocked-report";
 import type { CommandScope } from "./command-scope";
 
 type Manager = typeof SandboxManager;
@@ -47,8 +47,8 @@ export interface SandboxStartOptions {
 export interface SandboxedLine {
   /** What the terminal runs instead of the command: a short line that starts the sandbox. */
   readonly line: string;
-  /** After it ended: what the sandbox blocked, said for the model; undefined when nothing points to the sandbox. */
-  blocked(exitCode: number | null, output: string): string | undefined;
+  /** After it ended: what the sandbox blocked, for the model and the person; undefined when nothing points to the sandbox. */
+  blocked(exitCode: number | null, output: string): BlockedFinding | undefined;
   /** Once the command has ended. */
   release(): void;
 }
@@ -128,7 +128,7 @@ export class CommandSandbox {
       line: `/bin/sh ${shellQuote(launcher)} ${shellQuote(command)}`,
       blocked: (exitCode, output) => {
         const violations = manager.annotateStderrWithSandboxFailures(commandId, "");
-        return describeBlocked({ exitCode, output, violations, scope, settings: this.settings, status: this.current, home: this.home });
+        return findBlocked({ exitCode, output, violations, scope, settings: this.settings, status: this.current, home: this.home });
       },
       release: () => {
         if (released) return;

@@ -6,17 +6,19 @@
  */
 import { rmSync } from "node:fs";
 import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../../host/bridge";
+import type { CommandConfinement } from "../../shared/command-run";
 import type { SandboxStatus } from "../../shared/sandbox-status";
+import type { BlockedFinding } from "./blocked-report";
 import type { PathGuard } from "../ignore/path-guard";
 import type { CommandSandbox, SandboxedLine } from "./command-sandbox";
 import { WorkspaceScanCache } from "./workspace-scan";
 
 /** A command started by TaskCommands: the host's RunningCommand, and what the sandbox saw. */
 export interface TaskCommand extends RunningCommand {
-  /** It runs inside the sandbox. */
-  readonly sandboxed: boolean;
-  /** After it ended: what the sandbox blocked, said for the model (undefined when nothing). */
-  blockedReport(exit: CommandExit, output: string): string | undefined;
+  /** What it runs under (inside the sandbox, outside it by request, or with none). */
+  readonly confinement: CommandConfinement;
+  /** After it ended: what the sandbox blocked, for the model and the person (undefined when nothing). */
+  blocked(exit: CommandExit, output: string): BlockedFinding | undefined;
 }
 
 export interface CommandRunOptions extends RunCommandOptions {
@@ -27,7 +29,29 @@ export interface CommandRunOptions extends RunCommandOptions {
 export interface CommandRunner {
   /** What the sandbox does now; undefined when the host has none to offer (tests, old hosts). */
   readonly sandbox: SandboxStatus | undefined;
+  /** What a command would run under now (the approval row shows it; `run` applies the same rule). */
+  confinement(outsideSandbox: boolean): CommandConfinement;
   run(command: string, options: CommandRunOptions): TaskCommand;
+}
+
+/**
+ * The one rule for what a command runs under: the sandbox when it is active, unless the person let
+ * this one run outside it. No host sandbox (tests, old hosts) reads as unavailable.
+ */
+export function confinementOf(status: SandboxStatus | undefined, outsideSandbox: boolean): CommandConfinement {
+  if (!status) return { kind: "none", why: "unavailable" };
+  if (status.active) {
+    if (outsideSandbox) return { kind: "outside" };
+    return {
+      kind: "sandboxed",
+      technology: status.technology ?? "OS sandbox",
+      network: status.network,
+      allowedDomains: status.allowedDomains.length,
+      writableFolders: [...status.writableFolders],
+    };
+  }
+  if (status.mode === "off") return { kind: "none", why: "off" };
+  return { kind: "none", why: "unavailable", ...(status.reason ? { reason: status.reason } : {}) };
 }
 
 export class TaskCommands implements CommandRunner {
@@ -47,11 +71,16 @@ export class TaskCommands implements CommandRunner {
     return this.commandSandbox?.status;
   }
 
+  confinement(outsideSandbox: boolean): CommandConfinement {
+    return confinementOf(this.commandSandbox?.status, outsideSandbox);
+  }
+
   run(command: string, options: CommandRunOptions): TaskCommand {
-    const status = this.commandSandbox?.status;
-    if (!this.commandSandbox || !status?.active || options.outsideSandbox) return unconfined(this.terminal.run(command, options));
+    const confinement = this.confinement(options.outsideSandbox === true);
+    if (!this.commandSandbox || confinement.kind !== "sandboxed") return unconfined(this.terminal.run(command, options), confinement);
     const prepared = this.prepare(this.commandSandbox, command, options);
-    return new ConfinedCommand(prepared, (line) => this.terminal.run(line, { ...options, shownAs: command }), () => this.scan.refresh(), options.signal);
+    const start = (line: string) => this.terminal.run(line, { ...options, shownAs: command });
+    return new ConfinedCommand(confinement, prepared, start, () => this.scan.refresh(), options.signal);
   }
 
   /**
@@ -81,26 +110,31 @@ export class TaskCommands implements CommandRunner {
   }
 }
 
-function unconfined(running: RunningCommand): TaskCommand {
+function unconfined(running: RunningCommand, confinement: CommandConfinement): TaskCommand {
   return {
-    sandboxed: false,
+    confinement,
     completion: running.completion,
     onOutput: (listener) => running.onOutput(listener),
     kill: () => running.kill(),
-    blockedReport: () => undefined,
+    blocked: () => undefined,
   };
 }
 
 /** Started once the sandbox has wrapped it (a walk of the workspace, the wrap itself). */
 class ConfinedCommand implements TaskCommand {
-  readonly sandboxed = true;
   readonly completion: Promise<CommandExit>;
   private readonly listeners: ((text: string) => void)[] = [];
   private running: RunningCommand | undefined;
   private line: SandboxedLine | undefined;
   private killed = false;
 
-  constructor(prepared: Promise<SandboxedLine>, start: (line: string) => RunningCommand, ended: () => void, signal: AbortSignal) {
+  constructor(
+    readonly confinement: CommandConfinement,
+    prepared: Promise<SandboxedLine>,
+    start: (line: string) => RunningCommand,
+    ended: () => void,
+    signal: AbortSignal,
+  ) {
     const wrapped = prepared.catch((error: unknown) => {
       // Cancelled while the sandbox was being prepared: nothing ran.
       if (signal.aborted) return undefined;
@@ -131,7 +165,7 @@ class ConfinedCommand implements TaskCommand {
     this.running?.kill();
   }
 
-  blockedReport(exit: CommandExit, output: string): string | undefined {
+  blocked(exit: CommandExit, output: string): BlockedFinding | undefined {
     if (exit.stoppedBy !== null) return undefined;
     return this.line?.blocked(exit.exitCode, output);
   }

@@ -13,6 +13,7 @@ export interface SayExtra {
   hook?: ChatMessage["hook"];
   focusChain?: ChatMessage["focusChain"];
   condense?: ChatMessage["condense"];
+  command?: ChatMessage["command"];
   /** Update this message (a streaming row) instead of the last one. */
   updateTs?: number;
 }

@@ -54,7 +54,8 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
       {
         category: "command",
         command: "echo hello; pwd",
-        message: { tool: "execute_command", content: "echo hello; pwd" },
+        // No host sandbox here: the row says the command runs unconfined.
+        message: { tool: "execute_command", content: "echo hello; pwd", confinement: { kind: "none", why: "unavailable" } },
         requiresApproval: false,
         // The host's shell, so the policy reads the line as that shell would.
         shell: { path: "/bin/sh", interactive: false },
@@ -62,6 +63,16 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     ]);
     const outputs = log.says.filter((s) => s.kind === "command_output");
     expect(outputs.at(-1)).toMatchObject({ text: `hello\n${ws}`, partial: false });
+  });
+
+  it("gives every output row the run's confinement, and the last one how it ended", async () => {
+    const { ctx, log } = context();
+    await runTool(tool(), { command: "echo first; sleep 0.2; echo second; exit 3" }, ctx);
+    const outputs = log.says.filter((s) => s.kind === "command_output");
+    expect(outputs.length).toBeGreaterThan(1);
+    for (const row of outputs) expect(row.command?.confinement).toEqual({ kind: "none", why: "unavailable" });
+    expect(outputs.slice(0, -1).every((row) => row.command?.end === undefined)).toBe(true);
+    expect(outputs.at(-1)?.command).toEqual({ confinement: { kind: "none", why: "unavailable" }, end: { kind: "exited", code: 3 } });
   });
 
   it("passes requires_approval on as the model gave it, and leaves it out when missing", async () => {
@@ -80,7 +91,10 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
   it("says when there was no output", async () => {
     const { ctx, log } = context();
     expect(text(await runTool(tool(), { command: "true" }, ctx))).toBe("The command exited with code 0.\nOutput: (none)");
-    expect(log.says.filter((s) => s.kind === "command_output")).toEqual([]);
+    // No output, yet one finished row: it says how the command ended.
+    expect(log.says.filter((s) => s.kind === "command_output")).toEqual([
+      { kind: "command_output", text: "", partial: false, tool: undefined, command: { confinement: { kind: "none", why: "unavailable" }, end: { kind: "exited", code: 0 } } },
+    ]);
   });
 
   it("does not run a declined command and passes the person's feedback on", async () => {

@@ -5,6 +5,7 @@
  * the person's word; a timeout or a cancelled task kills it with everything it started.
  */
 import type { CommandExit } from "../../../host/bridge";
+import type { CommandEnd, CommandRunInfo, SandboxBlock } from "../../../shared/command-run";
 import type { TaskCommand } from "../../sandbox/task-commands";
 import type { AskResponse } from "../../../shared/messages";
 import { DEFAULT_OUTPUT_LIMITS, OutputBuffer, type OutputLimits } from "./output-buffer";
@@ -72,7 +73,12 @@ export function createExecuteCommandTool(overrides: Partial<ExecuteCommandOption
       return {
         approval: {
           command,
-          message: { tool: "execute_command", content: command, ...(outsideSandbox ? { outsideSandbox: true } : {}) },
+          message: {
+            tool: "execute_command",
+            content: command,
+            ...(outsideSandbox ? { outsideSandbox: true } : {}),
+            confinement: ctx.commands.confinement(outsideSandbox),
+          },
           requiresApproval: params.requires_approval,
           shell: ctx.host.terminal.shell,
           ...(outsideSandbox ? { outsideSandbox: true } : {}),
@@ -101,7 +107,7 @@ async function runCommand(
   const timeoutMs = timeoutSeconds === undefined ? undefined : Math.ceil(timeoutSeconds * 1000);
   const running = ctx.commands.run(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, outsideSandbox: run.outsideSandbox });
   const forModel = new OutputBuffer(options.limits);
-  const chat = new ChatOutput(ctx, options);
+  const chat = new ChatOutput(ctx, options, { confinement: running.confinement });
   // Until the person lets the command go on in the background; then its news waits for the next request.
   let feed: { append(text: string): void } = forModel;
   running.onOutput((text) => {
@@ -120,14 +126,16 @@ async function runCommand(
     const later = ctx.background.watch(command);
     feed = later;
     void running.completion.then((exit) => later.end(describeExit(exit, timeoutSeconds)));
+    await chat.end({ kind: "background" });
     chat.continueInBackground(command, running.completion, timeoutSeconds);
     const result = ok(`${backgroundNote()}\n${describeOutput(forModel)}`);
     return withFeedback(result, "The person's message while the command was running:", ending.feedback);
   }
-  await chat.close();
   const head = ending.kind === "stopped_by_person" ? "The person stopped the command while it was running." : describeExit(ending.exit, timeoutSeconds);
-  const blocked = running.blockedReport(ending.exit, forModel.render());
-  return ok(`${head}\n${describeOutput(forModel)}${blocked ? `\n\n${blocked}` : ""}`);
+  // One finding: the model reads it in words, the person's row gets it as data.
+  const blocked = running.blocked(ending.exit, forModel.render());
+  await chat.end(endOf(ending.exit, timeoutSeconds), blocked?.forPerson);
+  return ok(`${head}\n${describeOutput(forModel)}${blocked ? `\n\n${blocked.forModel}` : ""}`);
 }
 
 /**
@@ -183,6 +191,21 @@ function describeExit(exit: CommandExit, timeoutSeconds?: number): string {
   }
 }
 
+/** How the command ended, for its row (the model's words are describeExit's). */
+export function endOf(exit: CommandExit, timeoutSeconds?: number): CommandEnd {
+  switch (exit.stoppedBy) {
+    case "timeout":
+      return { kind: "timeout", seconds: timeoutSeconds ?? 0 };
+    case "abort":
+      return { kind: "cancelled" };
+    case "kill":
+      return { kind: "killed" };
+    case null:
+      if (exit.exitCode !== null) return { kind: "exited", code: exit.exitCode };
+      return { kind: "signal", signal: exit.signal ?? "unknown" };
+  }
+}
+
 function backgroundNote(): string {
   return (
     "The command is still running in the background: the person chose to go on while it runs. " +
@@ -220,14 +243,27 @@ class ChatOutput {
   private background = false;
   /** A partial message of the current view is in the chat and must be finished. */
   private shown = false;
+  /** The next final message is shown even without output: it says how the command ended. */
+  private endDue = false;
   private sending: Promise<void> = Promise.resolve();
   private failure: unknown;
 
   constructor(
     private readonly ctx: ToolContext,
     private readonly options: ExecuteCommandOptions,
+    /** What every row of this run carries: its confinement, and at the end how it ended. */
+    private run: CommandRunInfo,
   ) {
     this.view = new OutputBuffer(options.limits);
+  }
+
+  /** The command ended (or went on in the background): the last row, output or none, says how. */
+  async end(end: CommandEnd, blocked?: readonly SandboxBlock[]): Promise<void> {
+    this.run = { ...this.run, end, ...(blocked && blocked.length > 0 ? { blocked: [...blocked] } : {}) };
+    this.endDue = true;
+    await this.close();
+    // Later rows (output in the background) are the run again, until its own end.
+    this.run = { confinement: this.run.confinement };
   }
 
   append(text: string): void {
@@ -252,7 +288,7 @@ class ChatOutput {
       this.ctx.host.window.notify("error", `Tandem: showing the output of "${command}" failed: ${errorText(error)}`);
     completion
       .then(async (exit) => {
-        await this.close();
+        await this.end(endOf(exit, timeoutSeconds));
         // A cancelled task is gone: there is no chat left to tell.
         if (exit.stoppedBy !== "abort") await this.ctx.say("info", `Background command "${command}" ended. ${describeExit(exit, timeoutSeconds)}`);
       })
@@ -262,15 +298,18 @@ class ChatOutput {
   private flush(final = false): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.changed && !(final && this.shown)) return;
+    const ending = final && this.endDue;
+    if (!this.changed && !(final && this.shown) && !ending) return;
     this.changed = false;
     const text = this.view.render();
     const partial = !final && !this.background;
     // Updated in place while streaming; a finished message (and every background one) starts afresh.
     if (!partial) this.view = new OutputBuffer(this.options.limits);
-    if (!text && !this.shown) return;
+    if (!text && !this.shown && !ending) return;
     this.shown = partial;
-    this.sending = this.sending.then(() => this.ctx.say("command_output", text, { partial })).catch((error: unknown) => {
+    if (ending) this.endDue = false;
+    const command = this.run;
+    this.sending = this.sending.then(() => this.ctx.say("command_output", text, { partial, command })).catch((error: unknown) => {
       this.failure ??= error;
     });
   }

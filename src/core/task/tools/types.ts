@@ -6,6 +6,7 @@
 import type { ImageBlock, TextBlock } from "../../../api/types";
 import type { HostBridge, TerminalShell } from "../../../host/bridge";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../../shared/messages";
+import type { CommandRunInfo } from "../../../shared/command-run";
 import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
@@ -83,7 +84,7 @@ export interface ToolContext {
    * the question is taken back from the chat and the promise resolves `{ type: "no" }`.
    */
   ask(kind: AskKind, text: string, extra?: { options?: string[]; tool?: ToolMessageInfo; withdraw?: AbortSignal }): Promise<AskResponse>;
-  say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[] }): Promise<void>;
+  say(kind: SayKind, text?: string, extra?: { tool?: ToolMessageInfo; partial?: boolean; images?: string[]; command?: CommandRunInfo }): Promise<void>;
   /**
    * Runs another tool as part of this one (attempt_completion's command), through every step a
    * call of the model's passes through; `shownAs` names this tool on its approval question.

@@ -1,0 +1,60 @@
+/**
+ * What the person is told about a command's run: the confinement it runs under, how it ended, and
+ * what the OS sandbox blocked. The core sets these fields (core/sandbox owns the facts); the panel
+ * only words them, never reading them out of the command's output.
+ */
+import type { SandboxNetwork } from "./settings";
+
+/** The confinement a command runs under, as the command runner decides it (core/sandbox/task-commands.ts). */
+export type CommandConfinement =
+  /** Inside the OS sandbox, with what it allows. */
+  | {
+      readonly kind: "sandboxed";
+      /** "bubblewrap" or "Seatbelt". */
+      technology: string;
+      network: SandboxNetwork;
+      /** With `allowList`: how many domains the list holds (registries and the person's). */
+      allowedDomains: number;
+      /** The person's extra writable folders (tandem.sandbox.writableFolders), as listed. */
+      writableFolders: string[];
+    }
+  /** Outside the sandbox although one is active: the model asked for it and the person (or their setting) allowed it. */
+  | { readonly kind: "outside" }
+  /** No sandbox: `off` by tandem.sandbox.mode, or `unavailable` on this machine (`reason` says why). */
+  | { readonly kind: "none"; why: "off" | "unavailable"; reason?: string };
+
+/** How a command's run ended, or that it goes on. */
+export type CommandEnd =
+  | { readonly kind: "exited"; code: number }
+  | { readonly kind: "signal"; signal: string }
+  | { readonly kind: "timeout"; seconds: number }
+  /** Ended by the person's Kill Command (or Ctrl-C in its terminal). */
+  | { readonly kind: "killed" }
+  /** Ended with the cancelled task. */
+  | { readonly kind: "cancelled" }
+  /** The person let it go on in the background; its end comes as a later row. */
+  | { readonly kind: "background" };
+
+/** Something the sandbox refused a command, for the person. */
+export interface SandboxBlock {
+  /** write: outside the writable folders; protected: a protected path in the workspace; read: a hidden file; network: a host. */
+  readonly kind: "write" | "protected" | "read" | "network" | "other";
+  /** The path or host refused, when the output or the sandbox names it (absolute for paths). */
+  readonly target?: string;
+  /** The output line (or the sandbox's record) that shows it. */
+  readonly evidence: string;
+  /** The setting that would allow it; none when only a run outside the sandbox would. */
+  readonly setting?: SandboxSettingKey;
+}
+
+/** The settings (package.json contributes.configuration) that widen what sandboxed commands may do. */
+export type SandboxSettingKey = "tandem.sandbox.writableFolders" | "tandem.sandbox.allowedDomains" | "tandem.sandbox.network" | "tandem.sandbox.mode";
+
+/** One run of a command, on its output rows: set when it starts; `end` and `blocked` once it is over. */
+export interface CommandRunInfo {
+  confinement: CommandConfinement;
+  /** Unset while it runs. */
+  end?: CommandEnd;
+  /** What the sandbox blocked (the same finding the model is told of); unset when nothing. */
+  blocked?: SandboxBlock[];
+}
