@@ -39,6 +39,11 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+async function put(name: string, text: string): Promise<void> {
+  await mkdir(join(root, name, ".."), { recursive: true });
+  await writeFile(join(root, name), text);
+}
+
 const paths = async (search: WorkspaceSearch, query: string) => (await search.search(query)).map((e) => `${e.path}${e.isFolder ? "/" : ""}`);
 
 describe("WorkspaceSearch", () => {
@@ -57,6 +62,21 @@ describe("WorkspaceSearch", () => {
     for (const hidden of ["build/", "build/out.js", "private/", "private/plan.md", ".env", "harmless.txt"]) expect(all).not.toContain(hidden);
     // The shallowest first, for an empty query.
     expect(all.indexOf("src/")).toBeLessThan(all.indexOf("src/utils/strings.ts"));
+  });
+
+  it("offers nothing of version control's own data (.git/, a submodule's .git file, .hg/), while .gitignore and node_modules/ stay", async () => {
+    await put(".git/HEAD", "ref: refs/heads/main\n");
+    await put(".git/objects/ab/cdef", "");
+    await put("vendor/lib/.git", "gitdir: ../../.git/modules/lib\n");
+    await put("vendor/lib/index.ts", "");
+    await put(".hg/store/data", "");
+    await put("node_modules/left-pad/index.js", "");
+    const search = new WorkspaceSearch({ root, guard: async () => guard });
+    const all = await paths(search, "");
+    expect(all).toEqual(expect.arrayContaining([".gitignore", "node_modules/", "vendor/lib/index.ts"]));
+    expect(all.filter((p) => /(^|\/)\.(git|hg)(\/|$)/.test(p))).toEqual([]);
+    expect(await paths(search, ".git")).not.toContain(".git/");
+    expect(await paths(search, "HEAD")).toEqual([]);
   });
 
   it("answers at most MAX_RESULTS entries", async () => {

@@ -1,8 +1,8 @@
 /**
  * The files and folders the panel's @-menu offers: a fuzzy match of what follows the `@` against
  * an index of the workspace. The index is one walk of the workspace with list_files' walker
- * (.gitignore, .tandemignore/.clineignore and secret files left out; dependency and VCS folders
- * listed but not walked into), bounded to MAX_INDEXED entries. It is kept between keystrokes: a
+ * (.gitignore, .tandemignore/.clineignore and secret files left out; VCS data such as .git/
+ * left out altogether; dependency folders listed but not walked into), bounded to MAX_INDEXED entries. It is kept between keystrokes: a
  * search answers from it at once, and one older than STALE_MS is rebuilt in the background for
  * the next search (a new guard, e.g. after "allow secret files" changed, rebuilds it first).
  */
@@ -70,7 +70,7 @@ export class WorkspaceSearch {
   private async walk(guard: PathGuard): Promise<Index> {
     this.walks++;
     const { root } = this.options;
-    const result = await walkFolder({ cwd: root, start: root, recursive: true, limit: this.options.maxIndexed ?? MAX_INDEXED, guard, signal: new AbortController().signal });
+    const result = await walkFolder({ cwd: root, start: root, recursive: true, limit: this.options.maxIndexed ?? MAX_INDEXED, guard, signal: new AbortController().signal, omitVcs: true });
     const entries = result.entries.map(({ absolute, isFolder }) => {
       const relative = toSlashes(path.relative(root, absolute));
       const key = relative.toLowerCase();

@@ -12,13 +12,14 @@ import { GitignoreChain } from "./gitignore-chain";
 import { realLocation } from "../util/real-paths";
 import type { PathGuard } from "../ignore/path-guard";
 
+/** Version control's own data (a `.git` file too, in a worktree or submodule): never the project's files. */
+export const VCS_FOLDERS: ReadonlySet<string> = new Set([".git", ".hg", ".svn"]);
+
 /** Folders full of other people's code, build caches or VCS data: walking them is noise. */
 export const HEAVY_FOLDERS: ReadonlySet<string> = new Set([
+  ...VCS_FOLDERS,
   "node_modules",
   "bower_components",
-  ".git",
-  ".hg",
-  ".svn",
   "__pycache__",
   ".venv",
   "venv",
@@ -45,6 +46,8 @@ export interface WalkOptions {
   readonly limit: number;
   readonly guard: PathGuard;
   readonly signal: AbortSignal;
+  /** Leave VCS_FOLDERS out altogether, not even listed (what the @-menu and folder mentions offer). */
+  readonly omitVcs?: boolean;
 }
 
 export interface WalkEntry {
@@ -80,6 +83,7 @@ export async function walkFolder(options: WalkOptions): Promise<WalkResult> {
     const chain = await next.chain();
     const dirents = await readFolder(next.folder, next.folder !== options.start, result);
     for (const dirent of dirents) {
+      if (options.omitVcs && VCS_FOLDERS.has(dirent.name)) continue;
       const entry = await classify(next.folder, dirent);
       if (!keep(entry, chain, options.guard, result)) continue;
       if (result.entries.length === options.limit) {

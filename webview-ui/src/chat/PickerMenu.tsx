@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Icon } from "../components/Icon";
 
 export interface PickerRow {
@@ -20,15 +21,21 @@ interface PickerMenuProps {
 
 /**
  * The list a typeahead (@ or /) shows above the input box. The textarea keeps the focus (a click
- * picks on mouse-down), so typing goes on filtering.
+ * picks on mouse-down), so typing goes on filtering. Each row's name is on its own line, whole
+ * (wrapped, never cut: a narrow side bar must still tell `/newtask` from `/newrule`), with its
+ * description under it.
  */
 export function PickerMenu({ label, rows, selected, onPick, onHover, hint }: PickerMenuProps) {
+  const selectedRow = useRef<HTMLLIElement>(null);
+  // Rows of two lines fill the menu sooner: the one the arrow keys reach stays in sight.
+  useEffect(() => selectedRow.current?.scrollIntoView?.({ block: "nearest" }), [selected]);
   return (
     <div className="mention-menu">
       <ul role="listbox" aria-label={label}>
         {rows.map((row, i) => (
           <li
             key={row.key}
+            ref={i === selected ? selectedRow : undefined}
             role="option"
             aria-selected={i === selected}
             className={i === selected ? "mention-item selected" : "mention-item"}
@@ -39,8 +46,10 @@ export function PickerMenu({ label, rows, selected, onPick, onHover, hint }: Pic
             onMouseEnter={() => onHover(i)}
           >
             <Icon name={row.icon} />
-            <span className="mention-label">{row.label}</span>
-            {row.detail && <span className="mention-detail">{row.detail}</span>}
+            <span className="mention-text">
+              <span className="mention-label">{row.label}</span>
+              {row.detail && <span className="mention-detail">{row.detail}</span>}
+            </span>
           </li>
         ))}
       </ul>
