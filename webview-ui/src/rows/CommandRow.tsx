@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../../../src/shared/messages";
+import { Confinement } from "./CommandRun";
 import { Row } from "./Row";
 import { AskReason } from "./ToolRow";
 import { toolLabel, toolPhase } from "./tool-labels";
@@ -12,6 +13,7 @@ export function CommandRow({ message }: { message: ChatMessage }) {
         <span className="prompt" aria-hidden="true">$ </span>
         {message.text}
       </pre>
+      <Confinement confinement={message.tool?.confinement} />
       <AskReason tool={message.tool} />
     </Row>
   );
