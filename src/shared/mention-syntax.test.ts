@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_MENTIONS, parseMentions } from "./mention-parse";
+import { MAX_MENTIONS, mentionSpans, parseMentions } from "./mention-syntax";
 
 describe("parseMentions", () => {
   it("reads each kind, in order", () => {
@@ -31,5 +31,21 @@ describe("parseMentions", () => {
     expect(parseMentions("@/a.ts @/a.ts @problems @problems")).toHaveLength(2);
     const many = Array.from({ length: MAX_MENTIONS + 5 }, (_, i) => `@/f${i}.ts`).join(" ");
     expect(parseMentions(many)).toHaveLength(MAX_MENTIONS);
+  });
+});
+
+describe("mentionSpans", () => {
+  const marked = (text: string) => mentionSpans(text).map(({ start, end }) => text.slice(start, end));
+
+  it("places each mention as typed, repeats too, punctuation and e-mail addresses left out", () => {
+    const text = "Read @/src/ and @/My\\ Docs/a.md, then (@problems); me@example.com; @/src/ again.";
+    expect(marked(text)).toEqual(["@/src/", "@/My\\ Docs/a.md", "@problems", "@/src/"]);
+    expect(mentionSpans(text).map((s) => s.mention.kind)).toEqual(["folder", "file", "problems", "folder"]);
+  });
+
+  it("marks nothing in a text without mentions, and nothing past the limit parseMentions keeps", () => {
+    expect(mentionSpans("no mentions @ all, @word")).toEqual([]);
+    const many = Array.from({ length: MAX_MENTIONS + 2 }, (_, i) => `@/f${i}.ts`).join(" ");
+    expect(marked(`${many} @/f0.ts`)).toEqual([...parseMentions(many).map((m) => m.typed), "@/f0.ts"]);
   });
 });

@@ -4,6 +4,9 @@
  * `@git-changes`, `@<7-40 hex digits>` (a commit) and `@https://…` (a URL). A mention starts
  * the text or follows white space or an opening bracket or quote, so an e-mail address
  * (`me@example.com`) is no mention. Punctuation that ends a sentence is not part of it.
+ *
+ * Shared, so the core (which expands mentions) and the panel's input (which highlights them) read
+ * the same syntax: what the input marks is what the model gets.
  */
 
 export type Mention =
@@ -27,14 +30,18 @@ const URL_START = /^https?:\/\//i;
 /** What ends a sentence or closes a bracket; a path or URL seldom ends with one. */
 const TRAILING = /[.,;:!?)\]}'"`>]+$/;
 
+/** Where a mention stands in the text: `text.slice(start, end)` is its `typed`. */
+export interface MentionSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly mention: Mention;
+}
+
 /** The mentions in `text`, in order, each once (the first of the same mention typed twice). */
 export function parseMentions(text: string): Mention[] {
-  if (!text.includes("@")) return [];
   const found: Mention[] = [];
   const seen = new Set<string>();
-  for (const match of text.matchAll(MENTION)) {
-    const mention = readMention(match[1] ?? "");
-    if (!mention) continue;
+  for (const { mention } of scan(text)) {
     const key = mentionKey(mention);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -42,6 +49,32 @@ export function parseMentions(text: string): Mention[] {
     if (found.length === MAX_MENTIONS) break;
   }
   return found;
+}
+
+/**
+ * Every place in `text` that parseMentions reads, repeats of a mention included, in order; a
+ * mention past the limit (which parseMentions leaves as typed) has none.
+ */
+export function mentionSpans(text: string): MentionSpan[] {
+  const spans: MentionSpan[] = [];
+  const seen = new Set<string>();
+  for (const span of scan(text)) {
+    const key = mentionKey(span.mention);
+    if (!seen.has(key)) {
+      if (seen.size === MAX_MENTIONS) continue;
+      seen.add(key);
+    }
+    spans.push(span);
+  }
+  return spans;
+}
+
+function* scan(text: string): Generator<MentionSpan> {
+  if (!text.includes("@")) return;
+  for (const match of text.matchAll(MENTION)) {
+    const mention = readMention(match[1] ?? "");
+    if (mention) yield { start: match.index, end: match.index + mention.typed.length, mention };
+  }
 }
 
 function readMention(raw: string): Mention | undefined {

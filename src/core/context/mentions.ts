@@ -13,7 +13,7 @@ import { mentionBlock } from "./mention-block";
 import { commitBlock, gitChangesBlock } from "./mention-git";
 import { problemsBlock, terminalBlock } from "./mention-editor";
 import { notIncluded, pathMentionBlock } from "./mention-files";
-import { parseMentions, type Mention } from "./mention-parse";
+import { parseMentions, type Mention } from "../../shared/mention-syntax";
 
 /** All of one message's mentions together stay under this; later ones become a note. */
 export const MENTIONS_LIMIT_BYTES = 512 * 1024;

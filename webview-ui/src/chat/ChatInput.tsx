@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type 
 import { useExtensionState } from "../use-extension-state";
 import { AttachedImages } from "./AttachedImages";
 import { imageFilesOf, MAX_IMAGES, readImageFiles } from "./read-images";
+import { MentionHighlight, useHighlightScroll } from "./MentionHighlight";
 import { MentionMenu } from "./MentionMenu";
 import { useMentionMenu } from "./use-mention-menu";
 import { SlashMenu } from "./SlashMenu";
@@ -14,20 +15,24 @@ interface ChatInputProps {
   onImagesChange: (update: (images: readonly string[]) => readonly string[]) => void;
   onSend: () => void;
   placeholder: string;
+  /** Nothing can be typed (the interrupted task is being reopened). */
+  disabled?: boolean;
 }
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, images come in by paste or drop. A
  * plain textarea (styled as VS Code's input) because paste, drop and IME composition need the real
  * element, not one inside a shadow root. Typing `@` opens the mention menu (use-mention-menu.ts), a
- * leading `/` the slash command menu (use-slash-menu.ts).
+ * leading `/` the slash command menu (use-slash-menu.ts). Mentions are marked by a layer behind
+ * the textarea (MentionHighlight.tsx), so the textarea itself stays untouched.
  */
-export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend, placeholder }: ChatInputProps) {
+export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend, placeholder, disabled = false }: ChatInputProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [problems, setProblems] = useState<string[]>([]);
   useInputRequests(textarea, { draft, onDraftChange, onImagesChange });
   const mentions = useMentionMenu(textarea, draft, onDraftChange);
   const slash = useSlashMenu(textarea, draft, onDraftChange);
+  const highlight = useHighlightScroll(textarea, draft);
 
   const addFiles = async (files: File[]) => {
     const result = await readImageFiles(files, MAX_IMAGES - images.length);
@@ -65,25 +70,30 @@ export function ChatInput({ draft, onDraftChange, images, onImagesChange, onSend
       )}
       {slash.open && <SlashMenu items={slash.items} selected={slash.selected} onPick={slash.pick} onHover={slash.select} />}
       {mentions.open && <MentionMenu items={mentions.items} selected={mentions.selected} onPick={mentions.pick} onHover={mentions.select} />}
-      <textarea
-        ref={textarea}
-        className="chat-textarea"
-        aria-label="Message"
-        rows={Math.min(10, Math.max(2, draft.split("\n").length))}
-        value={draft}
-        placeholder={placeholder}
-        onChange={(event) => {
-          mentions.onCaret(event.target.selectionStart);
-          slash.onCaret(event.target.selectionStart);
-          onDraftChange(event.target.value);
-        }}
-        onSelect={(event) => {
-          mentions.onCaret(event.currentTarget.selectionStart);
-          slash.onCaret(event.currentTarget.selectionStart);
-        }}
-        onKeyDown={onKeyDown}
-        onPaste={onPaste}
-      />
+      <div className="chat-input-field">
+        <MentionHighlight text={draft} layer={highlight.layer} />
+        <textarea
+          ref={textarea}
+          className="chat-textarea"
+          aria-label="Message"
+          rows={Math.min(10, Math.max(2, draft.split("\n").length))}
+          value={draft}
+          placeholder={placeholder}
+          disabled={disabled}
+          onChange={(event) => {
+            mentions.onCaret(event.target.selectionStart);
+            slash.onCaret(event.target.selectionStart);
+            onDraftChange(event.target.value);
+          }}
+          onSelect={(event) => {
+            mentions.onCaret(event.currentTarget.selectionStart);
+            slash.onCaret(event.currentTarget.selectionStart);
+          }}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          onScroll={highlight.onScroll}
+        />
+      </div>
     </div>
   );
 }

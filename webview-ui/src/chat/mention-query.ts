@@ -1,7 +1,7 @@
 /**
  * The @-menu's logic, free of React: which `@…` the caret is in, what the menu offers for it
  * (the fixed mentions, then the host's matching files and folders), and what picking one does to
- * the text. The syntax is the core's (src/core/context/mention-parse.ts): a mention starts the
+ * the text. The syntax is the core's (src/shared/mention-syntax.ts): a mention starts the
  * text or follows white space or an opening bracket or quote, paths start with `/`, and spaces in
  * them are written `\ `.
  */
