@@ -3,13 +3,15 @@
  * Runs Tandem's end-to-end scenarios in a real VS Code (code-server + headless Chromium), one
  * after another, each in fresh state, and prints a PASS/FAIL line per scenario and a summary.
  *
- *   node test/e2e/run.mjs [--self-check] [name-filter ...]
+ *   node test/e2e/run.mjs [--self-check] [--jobs N] [name-filter ...]
  *
  * --self-check runs test/e2e/self-check/ instead: scenarios that must fail, proving the harness
  * reports failures. There a scenario passes only when it fails with its `expectedFailure`.
+ * --jobs N runs N scenarios at a time (default 1, or TANDEM_E2E_JOBS): each has its own run folder,
+ * ports and processes, so they cannot see each other; the longest scenarios start first.
  * Needs `bash test/e2e/setup.sh` and `npm run package` first. TANDEM_E2E_KEEP=1 keeps run folders.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -18,13 +20,19 @@ import { E2E_DIR, OUTPUT_DIR } from "./lib/paths.mjs";
 import { closeSessionsOnSignals } from "./lib/session.mjs";
 import { assertToolsInstalled } from "./lib/tools.mjs";
 
+/** How long a scenario may run, unless it exports its own `timeoutMs` (one that checks many views). */
 const SCENARIO_TIMEOUT_MS = 150_000;
 
 const { values, positionals } = parseArgs({
-  options: { "self-check": { type: "boolean", default: false } },
+  options: { "self-check": { type: "boolean", default: false }, jobs: { type: "string", default: process.env.TANDEM_E2E_JOBS ?? "1" } },
   allowPositionals: true,
 });
 const selfCheck = values["self-check"];
+const jobs = Number(values.jobs);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  console.error(`--jobs takes a whole number of at least 1, not "${values.jobs}"`);
+  process.exit(2);
+}
 const folder = path.join(E2E_DIR, selfCheck ? "self-check" : "scenarios");
 const files = readdirSync(folder)
   .filter((file) => file.endsWith(".mjs"))
@@ -42,16 +50,48 @@ const started = Date.now();
 let passed = 0;
 let failed = 0;
 console.log(`e2e${selfCheck ? " self-check" : ""}: ${files.length} scenario(s) from ${path.relative(process.cwd(), folder) || "."}`);
-for (const file of files) {
-  const result = await runScenario(file);
-  if (result.ok) passed += 1;
-  else failed += 1;
-  console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name} in ${result.seconds.toFixed(1)} s, peak ${result.memory}${result.detail ? `: ${result.detail}` : ""}`);
-  for (const note of result.notes) console.log(`     ${note}`);
-}
+const queue = jobs > 1 ? longestFirst(files) : [...files];
+const worker = async () => {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const result = await runScenario(file);
+    if (result.ok) passed += 1;
+    else failed += 1;
+    console.log(`${result.ok ? "PASS" : "FAIL"} ${result.name} in ${result.seconds.toFixed(1)} s, peak ${result.memory}${result.detail ? `: ${result.detail}` : ""}`);
+    for (const note of result.notes) console.log(`     ${note}`);
+    recordSeconds(file, result.seconds);
+  }
+};
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
+saveSeconds();
 console.log(`e2e${selfCheck ? " self-check" : ""} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+/** How long each scenario took last time on this machine (git-ignored output), so a parallel run starts the long ones first. */
+const SECONDS_FILE = path.join(OUTPUT_DIR, "scenario-seconds.json");
+const seconds = readSeconds();
+
+function readSeconds() {
+  try {
+    return JSON.parse(readFileSync(SECONDS_FILE, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+function recordSeconds(file, value) {
+  seconds[file] = Math.round(value);
+}
+
+function saveSeconds() {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  writeFileSync(SECONDS_FILE, `${JSON.stringify(seconds, null, 2)}\n`);
+}
+
+/** Unknown scenarios count as long: a new one is as likely as any to be slow. */
+function longestFirst(list) {
+  return [...list].sort((a, b) => (seconds[b] ?? Infinity) - (seconds[a] ?? Infinity) || a.localeCompare(b));
+}
 
 /** Runs one scenario file and judges it; teardown always runs, and its failure is always a failure. */
 async function runScenario(file) {
@@ -64,7 +104,8 @@ async function runScenario(file) {
   try {
     scenario = await import(pathToFileURL(path.join(folder, file)).href);
     if (typeof scenario.default !== "function") throw new Error(`${file} has no default export function`);
-    await withTimeout(scenario.default(harness), SCENARIO_TIMEOUT_MS, `${name} ran longer than ${SCENARIO_TIMEOUT_MS / 1000} s`);
+    const limit = typeof scenario.timeoutMs === "number" ? scenario.timeoutMs : SCENARIO_TIMEOUT_MS;
+    await withTimeout(scenario.default(harness), limit, `${name} ran longer than ${limit / 1000} s`);
   } catch (e) {
     error = e instanceof Error ? e : new Error(String(e));
   }
