@@ -62,14 +62,14 @@ function firstText(h: Harness): string {
 const taskRow = (h: Harness) => h.messages.find((m) => m.type === "say" && m.say === "task")?.text;
 
 describe("@-mentions in the task", () => {
-  it.each(["anthropic", "openai"] as const)("a file comes with its path and numbered text, a folder as its listing; the chat keeps the text as typed (%s)", async (provider) => {
+  it.each(["anthropic", "openai"] as const)("a file comes with its path and numbered text, a folder as its listing and its small files; the chat keeps the text as typed (%s)", async (provider) => {
     const h = await open({ provider, files: { "src/a.ts": "export const a = 1;\nexport const b = 2;\n", "src/b.ts": "b", "src/deep/c.ts": "c", "My Docs/notes one.txt": "SPACED-NOTE" } });
     const typed = "look at @/src/a.ts, and @/src/ then @/My\\ Docs/notes\\ one.txt.";
     expect(await h.run(typed)).toBe("completed");
     const sent = firstText(h);
     expect(sent).toContain(`<task>\n${typed}\n</task>`);
     expect(sent).toMatch(/<file_content path="src\/a\.ts">\n1\|export const a = 1;\n2\|export const b = 2;\n<\/file_content>/);
-    expect(sent).toMatch(/<folder_content path="src\/">\nsrc\/a\.ts\nsrc\/b\.ts\nsrc\/deep\/\n<\/folder_content>/);
+    expect(sent).toMatch(/<folder_content path="src\/">\nsrc\/a\.ts\nsrc\/b\.ts\nsrc\/deep\/\n\n<file_content path="src\/a\.ts">\n1\|export const a = 1;\n[\s\S]*<file_content path="src\/b\.ts">\n1\|b\n<\/file_content>\n\n\[Sub-folders are listed, not read[^\]]*\]\n<\/folder_content>/);
     expect(sent).toContain('<file_content path="My Docs/notes one.txt">');
     expect(sent).toContain("SPACED-NOTE");
     // The blocks follow the task, in the order mentioned.

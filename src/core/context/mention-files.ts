@@ -1,19 +1,18 @@
 /**
  * `@/path` mentions: a file as read_file shows it (the same reader, so PDF, .docx and notebooks
- * come out as text and binary files are refused), a folder as list_files shows it (one level,
- * bounded, .gitignore and the ignore rules applied). The guard judges the path as named and where
+ * come out as text and binary files are refused), a folder as its listing and its small text
+ * files' contents (mention-folder.ts). The guard judges the path as named and where
  * it really lands, so a link to a secret file is refused like the file itself; a path that leads
  * out of the workspace is refused too.
  */
 import { stat } from "node:fs/promises";
 import { ignoredRefusal } from "../files/ignored-path";
-import { formatListing, LIST_FILES_LIMIT } from "../files/listing";
-import { walkFolder } from "../files/walk";
 import { resolveToolPath, type ResolvedToolPath } from "../files/paths";
 import { readTarget } from "../files/read-text";
 import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
 import { mentionBlock } from "./mention-block";
+import { folderMentionBody } from "./mention-folder";
 
 export interface FileMentionDeps {
   readonly cwd: string;
@@ -42,18 +41,13 @@ export async function pathMentionBlock(relative: string, deps: FileMentionDeps):
   const refusal = ignoredRefusal(deps.guard, target, isFolder);
   if (refusal) return mentionBlock(tag, attributes, notIncluded(refusal.message));
   try {
-    if (isFolder) return mentionBlock(tag, attributes, await folderListing(target, deps));
+    if (isFolder) return mentionBlock(tag, attributes, await folderMentionBody(target, deps));
     if (!stats.isFile()) return mentionBlock(tag, attributes, notIncluded(`${shown} is not a regular file.`));
     return mentionBlock(tag, attributes, await readTarget(target, { start: 1, end: Number.POSITIVE_INFINITY }, deps.signal));
   } catch (error) {
     if (deps.signal.aborted) throw error;
     return mentionBlock(tag, attributes, notIncluded(errorText(error)));
   }
-}
-
-async function folderListing(target: ResolvedToolPath, deps: FileMentionDeps): Promise<string> {
-  const walk = await walkFolder({ cwd: deps.cwd, start: target.absolute, recursive: false, limit: LIST_FILES_LIMIT, guard: deps.guard, signal: deps.signal });
-  return formatListing(deps.cwd, walk);
 }
 
 export function notIncluded(reason: string): string {
