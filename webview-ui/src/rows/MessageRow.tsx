@@ -12,6 +12,7 @@ import { FocusChainRow } from "./FocusChainRow";
 import { FollowupRow } from "./FollowupRow";
 import { HookRow } from "./HookRow";
 import { InfoRow } from "./InfoRow";
+import { McpRow } from "./McpRow";
 import { MistakeLimitRow } from "./MistakeLimitRow";
 import { NewTaskRow } from "./NewTaskRow";
 import { PlanRow } from "./PlanRow";
@@ -29,7 +30,7 @@ function askRow(message: AskMessage): ReactElement {
     case "followup":
       return <FollowupRow message={message} />;
     case "tool":
-      return <ToolRow message={message} />;
+      return message.tool?.mcp ? <McpRow message={message} /> : <ToolRow message={message} />;
     case "command":
       return message.tool?.tool === "attempt_completion" ? <CompletionCommandRow message={message} /> : <CommandRow message={message} />;
     case "command_output":
@@ -69,7 +70,7 @@ function sayRow(message: SayMessage): ReactElement {
     case "context_condensed":
       return <CondensedRow message={message} />;
     case "tool":
-      return <ToolRow message={message} />;
+      return message.tool?.mcp ? <McpRow message={message} /> : <ToolRow message={message} />;
     case "user_feedback":
       return <UserFeedbackRow message={message} />;
     case "completion_result":
