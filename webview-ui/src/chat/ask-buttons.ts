@@ -20,10 +20,13 @@ export interface AskButton {
   readonly label: string;
   readonly primary: boolean;
   readonly action: AskAction;
+  /** What pressing it does, when the label alone does not say (shown under the buttons, and the button's description). */
+  readonly description?: string;
 }
 
 interface ButtonSpec {
   readonly label: string;
+  readonly description?: string;
   readonly primary?: boolean;
   readonly carriesInput?: boolean;
   readonly startsNewTask?: boolean;
@@ -47,7 +50,12 @@ const BUTTONS: ButtonsOf = {
   mistake_limit_reached: { proceed: { label: "Proceed Anyway", primary: true }, stop: { label: "Start New Task", startsNewTask: true } },
   new_task: { accept: { label: "Start New Task with this context", primary: true }, decline: { label: "Decline" } },
   resume_task: { resume: { label: "Resume Task", primary: true } },
-  plan_mode_respond: { accept: { label: "Finish with this plan" } },
+  plan_mode_respond: {
+    accept: {
+      label: "Finish with this plan",
+      description: "Finish with this plan ends the task here, with the plan as its result: nothing is changed or run. To have Tandem carry it out, switch to Act.",
+    },
+  },
 };
 
 /** The kinds whose row carries the model's own answers to pick (`options`), each a reply. */
@@ -63,7 +71,7 @@ export function askButtons(question: OpenQuestion, options: readonly string[] = 
     const spec = specs[choice];
     if (!spec) return [];
     const action = { choice, carriesInput: spec.carriesInput ?? false, startsNewTask: spec.startsNewTask ?? false };
-    return [{ label: spec.label, primary: spec.primary ?? false, action }];
+    return [{ label: spec.label, primary: spec.primary ?? false, action, ...(spec.description ? { description: spec.description } : {}) }];
   })];
 }
 

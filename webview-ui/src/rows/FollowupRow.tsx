@@ -1,14 +1,16 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import { Markdown } from "./Markdown";
-import { OptionList } from "./OptionList";
+import { withoutOptionList } from "./offered-options";
+import { OptionList, useQuestionOpen } from "./OptionList";
 import { Row } from "./Row";
 
-/** A question from the model; its options become buttons below the list while it is open. */
+/** A question from the model; its options are shown once (the buttons while it is open, then a list). */
 export function FollowupRow({ message }: { message: ChatMessage }) {
+  const open = useQuestionOpen(message.ts);
   return (
     <Row message={message} icon="question" title="Tandem has a question">
-      <Markdown text={message.text} streaming={message.partial} />
-      <OptionList options={message.options} />
+      <Markdown text={withoutOptionList(message.text ?? "", message.options ?? [])} streaming={message.partial} />
+      {!open && <OptionList options={message.options} />}
     </Row>
   );
 }

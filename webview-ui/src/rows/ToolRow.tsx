@@ -5,13 +5,16 @@ import { NewContentPreview, SearchReplacePreview } from "./DiffPreview";
 import { Row } from "./Row";
 import { isEditTool, toolLabel, toolPhase } from "./tool-labels";
 
-/** A tool use: its path (click to open) and either a diff preview or an expandable result. */
+/** A tool use: its path (click to open) and either a diff preview or an expandable result; or, refused by the mode, the note why it did not run. */
 export function ToolRow({ message }: { message: ChatMessage }) {
   const tool: ToolMessageInfo = message.tool ?? { tool: "unknown", content: message.text };
   const label = toolLabel(tool, toolPhase(message));
+  // A call the mode refused is a calm note for the person (the model was told apart), not an error.
+  const refused = tool.refusedIn !== undefined;
   return (
-    <Row message={message} icon={label.icon} title={label.title}>
+    <Row message={message} icon={refused ? "circle-slash" : label.icon} title={label.title} tone={refused ? "muted" : "plain"}>
       {tool.path !== undefined && <ToolPath tool={tool} />}
+      {refused && message.text && <p className="muted-text refused-note">{message.text}</p>}
       <AskReason tool={tool} />
       <ToolContent tool={tool} />
     </Row>

@@ -35,6 +35,7 @@ export type ToolPhase = "proposed" | "done" | { readonly notRun: string };
 export function toolPhase(message: ChatMessage): ToolPhase {
   if (message.tool?.cutOff) return { notRun: "cut off before the tool call ended, not run" };
   if (message.tool?.blocked) return { notRun: "blocked by a PreToolUse hook, not run" };
+  if (message.tool?.refusedIn) return { notRun: `not run in ${message.tool.refusedIn === "plan" ? "Plan" : "Act"} mode` };
   if (message.type === "say") return message.partial ? "proposed" : "done";
   if (message.outcome === undefined) return "proposed";
   if (message.outcome === "yes") return "done";
