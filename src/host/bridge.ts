@@ -24,7 +24,8 @@ export interface RunCommandOptions {
   readonly signal: AbortSignal;
   /**
    * The command line as the model and the person know it, when `command` is a wrapper around it
-   * (the OS sandbox's launcher): what `activity()` reports as the terminal's last command.
+   * (the OS sandbox's launcher): what a terminal shows and what `activity()` reports as its last
+   * command. The wrapper itself is never shown.
    */
   readonly shownAs?: string;
 }

@@ -5,7 +5,9 @@
  * and the terminal stays for the next command: a busy machine can be slow to start the first
  * shell. Only when integration fails to come twice in a row (and no Tandem terminal has it) is it
  * given up, so later commands go straight to the child-process runner until the terminal
- * settings change.
+ * settings change. A command run through a wrapper (the sandbox's launcher, `shownAs`) is not
+ * typed into a shell at all: it runs as a child process, shown as typed in a Tandem terminal that
+ * Tandem writes itself (wrapped-terminals.ts).
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -13,7 +15,9 @@ import type { RunCommandOptions, RunningCommand, TerminalActivity, TerminalHost,
 import { Disposable } from "../../core/util/disposable";
 import { TerminalActivityLog } from "../node/terminal-activity-log";
 import { watchPersonTerminals } from "./person-terminals";
+import { ShownCommand } from "./shown-command";
 import { TerminalCommand, type CommandEnvironment, type TerminalSlot } from "./terminal-command";
+import { WrappedTerminals } from "./wrapped-terminals";
 
 export interface TerminalManagerOptions {
   /** How long a new terminal gets to activate shell integration. Default 5000. */
@@ -63,11 +67,14 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
   private readonly integrationTimeoutMs: number;
   /** Tandem's commands and the person's, for the environment details and `@terminal`. */
   private readonly activityLog = new TerminalActivityLog();
+  /** Where commands run through a wrapper (the sandbox's launcher) show as typed. */
+  private readonly wrapped: WrappedTerminals;
 
   constructor(fallback: TerminalHost, log: vscode.LogOutputChannel, options: TerminalManagerOptions = {}) {
     super();
     // Long enough for most shells; a late one only costs its first command the terminal.
     this.integrationTimeoutMs = options.shellIntegrationTimeoutMs ?? 5_000;
+    this.wrapped = this._register(new WrappedTerminals(TERMINAL_NAME));
     this.env = {
       acquire: (cwd, stop) => this.acquire(cwd, stop),
       onDidEndExecution: (listener) => vscode.window.onDidEndTerminalShellExecution(listener),
@@ -128,11 +135,22 @@ export class VscodeTerminalHost extends Disposable implements TerminalHost {
 
   run(command: string, options: RunCommandOptions): RunningCommand {
     if (this.isDisposed) throw new Error("Tandem's terminals are closed (the extension is shutting down).");
-    const running = new TerminalCommand(command, options, this.env);
+    const running = options.shownAs === undefined ? new TerminalCommand(command, options, this.env) : this.runShown(command, options.shownAs, options);
     // Logged here, whichever way it runs (a Tandem terminal or the child-process fallback).
     const feed = this.activityLog.beginInIdle(TERMINAL_NAME, options.shownAs ?? command);
     running.onOutput((text) => feed.output(text));
     running.completion.finally(() => feed.end()).catch(() => undefined);
+    return running;
+  }
+
+  /**
+   * A wrapper typed into the shell would show as itself (the sandbox's launcher line): it runs as a
+   * child process instead, in a terminal that shows the command as typed.
+   */
+  private runShown(line: string, shownAs: string, options: RunCommandOptions): RunningCommand {
+    const lent = this.wrapped.acquire();
+    const running = new ShownCommand(line, shownAs, options, this.env.fallback, lent.screen);
+    running.completion.finally(() => lent.release()).catch(() => undefined);
     return running;
   }
 
