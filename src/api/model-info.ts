@@ -211,6 +211,11 @@ function lookUp<T>(table: Readonly<Record<string, T>>, modelId: string): T | und
   return undefined;
 }
 
+/** The catalogue's id the model is filed under (see keysOf), or undefined for a model it does not know. */
+export function catalogueIdOf(provider: ProviderId, modelId: string): string | undefined {
+  return keysOf(modelId.trim()).find((key) => Object.hasOwn(CATALOGUE[provider], key));
+}
+
 /** The model to use and what we know of it; `contextWindowOverride` wins over the catalogue. */
 /** gpt-6*, gpt-7* …, and gpt-5.4 onwards (gpt-5.10 too). */
 const NEEDS_RESPONSES_API = /^gpt-(?:[6-9]|\d{2,}|5\.(?:[4-9]|\d{2,}))(?:\b|[.-])/;

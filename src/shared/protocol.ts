@@ -51,6 +51,15 @@ export interface ModelCatalogEntry {
   cacheReadPrice: number;
 }
 
+/** Which model tasks use: src/api/model-info.ts owns the default and the catalogue's names. */
+export interface ModelInUse {
+  id: string;
+  /** No model is set: this is the provider's default. */
+  isDefault: boolean;
+  /** The catalogue's entry it is priced as (a dated or prefixed id maps to its model); unset when unknown. */
+  catalogueId?: string;
+}
+
 export interface TaskSummary {
   id: string;
   /** The task's prompt. */
@@ -71,6 +80,8 @@ export interface HistoryItem extends TaskSummary {
   usage: UsageTotals;
   /** Unset in an index written before Tandem recorded it. */
   status?: TaskStatus;
+  /** The workspace root the task ran in; unset in an index written before Tandem recorded it. */
+  workspace?: string;
 }
 
 export interface WebviewSettings {
@@ -81,6 +92,8 @@ export interface WebviewSettings {
   /** The selected provider needs a key and none is stored: no task can start until one is saved. */
   needsApiKey: boolean;
   models: readonly ModelCatalogEntry[];
+  /** The model tasks use now (the one set, or the provider's default). */
+  model: ModelInUse;
   /** The context window of the selected model, after any override. */
   contextWindow: number;
 }
@@ -142,6 +155,10 @@ export interface WebviewState {
   mcp: McpPanelState;
   /** Plan or Act: the current task's mode, or the one the next task starts in. */
   mode: AgentMode;
+  /** The task a window reload interrupted is being reopened: the panel offers no new task meanwhile. */
+  restoring: boolean;
+  /** The workspace's root folder: the start screen lists this workspace's recent tasks (HistoryItem.workspace). */
+  workspace: string;
 }
 
 /** Views the host can ask the panel to show. */
@@ -195,6 +212,8 @@ export type ToWebviewMessage =
   | { readonly type: "messagesLoaded"; messages: readonly ChatMessage[] }
   | { readonly type: "taskChanged"; task: TaskSummary | undefined }
   | { readonly type: "taskRunning"; running: boolean }
+  /** The interrupted task is being reopened (true), or that is over: its chat is loaded, or it could not be (false). */
+  | { readonly type: "restoring"; restoring: boolean }
   /** The Plan/Act mode changed (switched, or a task opened in its own). */
   | { readonly type: "modeChanged"; mode: AgentMode }
   /** A question opened (before its row is shown) or closed: answered, withdrawn, or ended with the task. */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { calculateCost, usageFromAnthropic, usageFromOpenAi } from "../../src/api/cost.js";
 import {
+  catalogueIdOf,
   DEFAULT_MODEL_ID,
   listModels,
   pricesFor,
@@ -101,6 +102,24 @@ describe("thinking and temperature per model", () => {
       const { info } = resolveModel(provider, id);
       expect(info.supportsThinking, id).toBe(info.thinking !== "none");
     }
+  });
+});
+
+describe("catalogueIdOf", () => {
+  it("files each provider's default model under its own id, so the settings picker knows it", () => {
+    for (const provider of ["anthropic", "openai"] as const) {
+      expect(catalogueIdOf(provider, DEFAULT_MODEL_ID[provider])).toBe(DEFAULT_MODEL_ID[provider]);
+      expect(listModels(provider).map((m) => m.id)).toContain(DEFAULT_MODEL_ID[provider]);
+    }
+  });
+
+  it("maps a dated, prefixed or tagged id to its entry, and knows nothing of an unknown one", () => {
+    expect(catalogueIdOf("anthropic", "claude-haiku-4-5-20251001")).toBe("claude-haiku-4-5");
+    expect(catalogueIdOf("openai", "openai/gpt-4.1")).toBe("gpt-4.1");
+    expect(catalogueIdOf("openai", "deepseek-v4-flash:latest")).toBe("deepseek-v4-flash");
+    expect(catalogueIdOf("openai", " gpt-4o ")).toBe("gpt-4o");
+    expect(catalogueIdOf("anthropic", "my-fine-tune")).toBeUndefined();
+    expect(catalogueIdOf("anthropic", "gpt-4o")).toBeUndefined();
   });
 });
 

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_MODEL_ID } from "../../src/api/model-info";
 import { MemorySecretStore, MemorySettingsStore } from "../../src/core/controller/stores";
 import { WebviewSession } from "../../src/core/controller/webview-session";
 import { TaskStorage } from "../../src/core/storage/task-storage";
@@ -148,7 +149,13 @@ describe("WebviewSession", () => {
     const last = ofType("settingsChanged").at(-1)?.settings;
     expect(last?.agent.yolo).toBe(true);
     expect(last?.api.modelId).toBe("claude-opus-4-6");
+    expect(last?.model).toEqual({ id: "claude-opus-4-6", isDefault: false, catalogueId: "claude-opus-4-6" });
     expect(session.controller.getSettings().yolo).toBe(true);
+    // No model set: the settings name the provider's default as the model in use, and know it.
+    await send({ type: "updateApiSettings", settings: { modelId: "" } });
+    expect(ofType("settingsChanged").at(-1)?.settings.model).toEqual({ id: DEFAULT_MODEL_ID.anthropic, isDefault: true, catalogueId: DEFAULT_MODEL_ID.anthropic });
+    await send({ type: "updateApiSettings", settings: { modelId: "claude-haiku-4-5-20251001" } });
+    expect(ofType("settingsChanged").at(-1)?.settings.model).toEqual({ id: "claude-haiku-4-5-20251001", isDefault: false, catalogueId: "claude-haiku-4-5" });
   });
 
   it("resumes an interrupted task from the history and deletes it on request", async () => {
@@ -171,6 +178,36 @@ describe("WebviewSession", () => {
     expect(ofType("historyItemRemoved").at(-1)?.id).toBe(id);
     await send({ type: "ready" });
     expect(ofType("state").at(-1)?.state.history.some((h) => h.id === id)).toBe(false);
+  });
+
+  it("reopens the task a reload interrupted while saying it is restoring, until its chat is loaded", async () => {
+    await secrets.setApiKey("anthropic", SECRET);
+    server.enqueue({ text: "slow ".repeat(300), chunkSize: 5, delayMs: 5 });
+    await send({ type: "newTask", text: "Interrupted job", images: [] });
+    await until(() => session.controller.messages.some((m) => m.type === "say" && m.say === "text"));
+    const id = session.controller.currentTask?.taskId ?? "";
+    await session.controller.clearTask("shutdown");
+    posted = [];
+
+    const reopened = session.reopenInterruptedTask(id);
+    // A page that loads meanwhile hears it too, in its state.
+    await send({ type: "ready" });
+    expect(await reopened).toBe(true);
+    const types = posted.map((m) => m.type).filter((t) => t === "restoring" || t === "messagesLoaded");
+    expect(types).toEqual(["restoring", "messagesLoaded", "restoring"]);
+    expect(ofType("restoring").map((m) => m.restoring)).toEqual([true, false]);
+    expect(ofType("state")[0]?.state.restoring).toBe(true);
+    expect(session.controller.currentTask?.taskId).toBe(id);
+    // With a task open, there is nothing to reopen.
+    expect(await session.reopenInterruptedTask("another")).toBe(false);
+    await session.controller.clearTask();
+
+    posted = [];
+    expect(await session.reopenInterruptedTask("no-such-task")).toBe(false);
+    expect(ofType("restoring").map((m) => m.restoring)).toEqual([true, false]);
+    expect(ofType("notice").at(-1)?.text).toMatch(/No saved task no-such-task/);
+    await send({ type: "ready" });
+    expect(ofType("state").at(-1)?.state).toMatchObject({ restoring: false, workspace });
   });
 
   it("posts the same few bytes per streamed chunk on a 3,000-message task as on a short one", async () => {

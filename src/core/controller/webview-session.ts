@@ -1,11 +1,12 @@
 import type { ApiConfiguration } from "../../api/config";
-import { listModels, resolveModel } from "../../api/model-info";
+import { catalogueIdOf, listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import { PROVIDER_IDS } from "../../shared/providers";
 import type {
   ApiSettings,
   FromWebviewMessage,
+  ModelInUse,
   PanelView,
   ProviderId,
   QuestionAnswer,
@@ -80,6 +81,8 @@ export class WebviewSession {
   private shownTaskId: string | undefined;
   /** The @-menu's files and folders, kept between keystrokes. */
   private readonly workspaceSearch: WorkspaceSearch;
+  /** The interrupted task is being reopened (reopenInterruptedTask) and its chat is not loaded yet. */
+  private restoring = false;
 
   constructor(private readonly deps: WebviewSessionDeps) {
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
@@ -234,6 +237,29 @@ export class WebviewSession {
     }
   }
 
+  /**
+   * Reopens the task a window reload interrupted. Until its chat is loaded (or the reopening
+   * failed) the panel is told it is restoring, so it offers no new task meanwhile. Returns whether
+   * that task is now the open one; a task already open is left alone.
+   */
+  async reopenInterruptedTask(id: string): Promise<boolean> {
+    const openId = () => this.controller.currentTask?.taskId;
+    if (openId() !== undefined) return openId() === id;
+    this.setRestoring(true);
+    try {
+      await this.resumeTask(id);
+    } finally {
+      this.setRestoring(false);
+    }
+    return openId() === id;
+  }
+
+  private setRestoring(restoring: boolean): void {
+    if (this.restoring === restoring) return;
+    this.restoring = restoring;
+    this.deps.post({ type: "restoring", restoring });
+  }
+
   /** Something outside the panel changed what its settings show (a key stored from the command palette). */
   refreshSettings(): Promise<void> {
     return this.postSettings();
@@ -302,7 +328,9 @@ export class WebviewSession {
         // At once, not in the next full state (which waits for settings and history): the question
         // that follows a load must not show over an empty chat.
         this.deltas.reset();
-        return this.deps.post({ type: "messagesLoaded", messages: [...change.messages] });
+        this.deps.post({ type: "messagesLoaded", messages: [...change.messages] });
+        // A reopened task is on screen once its chat is.
+        return this.setRestoring(false);
     }
   }
 
@@ -324,13 +352,14 @@ export class WebviewSession {
   // ------------------------------------------------------------ state
 
   private async postState(): Promise<void> {
-    const messages = this.controller.messages;
     const settings = await this.webviewSettings();
     const history = await this.history.list();
+    // The chat as it is now, not before the awaits: deltas posted meanwhile (a task being reopened) reached the page first.
+    const messages = this.controller.messages;
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
     const question = this.controller.openQuestion;
-    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP, mode: this.controller.mode } });
+    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP, mode: this.controller.mode, restoring: this.restoring, workspace: this.deps.host.workspace.root } });
   }
 
   private async postSettings(): Promise<void> {
@@ -346,6 +375,7 @@ export class WebviewSession {
       hasApiKey: Object.fromEntries(keys) as Record<ProviderId, boolean>,
       needsApiKey: needsApiKey(api, keys.some(([p, has]) => p === api.provider && has)),
       models: listModels(),
+      model: modelInUse(api),
       contextWindow: resolveModel(api.provider, api.modelId, api.contextWindowOverride).info.contextWindow,
     };
   }
@@ -353,6 +383,13 @@ export class WebviewSession {
   private notice(level: "info" | "warning" | "error", text: string): void {
     this.deps.post({ type: "notice", level, text });
   }
+}
+
+/** The model a task would use: resolveModel picks it (and owns the default), the catalogue names it. */
+function modelInUse(api: ApiSettings): ModelInUse {
+  const { id } = resolveModel(api.provider, api.modelId);
+  const catalogueId = catalogueIdOf(api.provider, id);
+  return { id, isDefault: !api.modelId?.trim(), ...(catalogueId === undefined ? {} : { catalogueId }) };
 }
 
 /** A task cannot start without a key, except against a local OpenAI-compatible server (a base URL). */

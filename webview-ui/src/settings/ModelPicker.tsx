@@ -1,8 +1,9 @@
 import { VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
-import type { ModelCatalogEntry, ProviderId } from "../../../src/shared/protocol";
+import type { ModelCatalogEntry, ModelInUse, ProviderId } from "../../../src/shared/protocol";
 import { formatPrice, formatTokens } from "../format";
 import { usePost } from "../use-extension-state";
 import { Field } from "./Field";
+import { PROVIDER_NAMES } from "./provider-names";
 import { TextSetting } from "./TextSetting";
 
 export function describeModel(model: ModelCatalogEntry): string {
@@ -15,20 +16,23 @@ export function describeModel(model: ModelCatalogEntry): string {
 interface ModelPickerProps {
   provider: ProviderId;
   modelId: string | undefined;
+  /** The model tasks use (the host resolves the default): what the picker shows as chosen. */
+  model: ModelInUse;
   models: readonly ModelCatalogEntry[];
 }
 
 /** The known models of the provider to pick from, and a field for any other model id. */
-export function ModelPicker({ provider, modelId, models }: ModelPickerProps) {
+export function ModelPicker({ provider, modelId, model, models }: ModelPickerProps) {
   const post = usePost();
-  const known = models.filter((model) => model.provider === provider);
-  const current = known.find((model) => model.id === modelId);
+  const known = models.filter((entry) => entry.provider === provider);
+  const current = known.find((entry) => entry.id === model.catalogueId);
   const choose = (id: string) => post({ type: "updateApiSettings", settings: { modelId: id } });
   return (
     <>
-      <Field label="Known models" help={current ? describeModel(current) : "Not a known model: prices and context window come from your overrides."}>
+      <Field label="Known models" help={pickerHelp(provider, model, current)}>
         <VscodeSingleSelect
           aria-label="Known models"
+          label="Known models"
           value={current?.id ?? ""}
           onChange={(event) => {
             const id = (event.target as HTMLSelectElement).value;
@@ -36,14 +40,22 @@ export function ModelPicker({ provider, modelId, models }: ModelPickerProps) {
           }}
         >
           <VscodeOption value="">Other model…</VscodeOption>
-          {known.map((model) => (
-            <VscodeOption key={model.id} value={model.id} description={describeModel(model)}>
-              {model.id}
+          {known.map((entry) => (
+            <VscodeOption key={entry.id} value={entry.id} description={describeModel(entry)}>
+              {entry.id}
             </VscodeOption>
           ))}
         </VscodeSingleSelect>
       </Field>
-      <TextSetting label="Model ID" value={modelId ?? ""} placeholder="e.g. claude-sonnet-4-5" onCommit={choose} />
+      <TextSetting label="Model ID" value={modelId ?? ""} placeholder={model.isDefault ? `${model.id} (the default)` : "Empty: the provider's default"} onCommit={choose} />
     </>
   );
+}
+
+/** What the chosen model is: the default or not, priced as which entry, or unknown. */
+export function pickerHelp(provider: ProviderId, model: ModelInUse, current: ModelCatalogEntry | undefined): string {
+  const which = model.isDefault ? `${model.id} is ${PROVIDER_NAMES[provider]}'s default model. ` : "";
+  if (!current) return `${which}Not a known model: prices and context window come from your overrides.`;
+  const alias = current.id === model.id ? "" : `${model.id} is priced as ${current.id}. `;
+  return `${which}${alias}${describeModel(current)}`;
 }

@@ -104,6 +104,24 @@ describe("settings view", () => {
     expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { modelId: "my-fine-tune" } }]);
   });
 
+  it("shows the default model as chosen and known when no model is set (the host names it), and a dated id as the model it is priced as", async () => {
+    const { unmount } = openSettings(makeSettings({ api: { provider: "anthropic" }, model: { id: "claude-test", isDefault: true, catalogueId: "claude-test" } }));
+    const select = screen.getByLabelText("Known models") as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe("claude-test"));
+    expect(screen.getByText(/^claude-test is Anthropic's default model\. 200k context/)).toBeInTheDocument();
+    expect(screen.queryByText(/Not a known model/)).toBeNull();
+    expect((screen.getByLabelText("Model ID") as HTMLInputElement).placeholder).toBe("claude-test (the default)");
+    unmount();
+    openSettings(makeSettings({ api: { provider: "anthropic", modelId: "claude-test-20990101" }, model: { id: "claude-test-20990101", isDefault: false, catalogueId: "claude-test" } }));
+    await waitFor(() => expect((screen.getByLabelText("Known models") as HTMLSelectElement).value).toBe("claude-test"));
+    expect(screen.getByText(/^claude-test-20990101 is priced as claude-test\. 200k context/)).toBeInTheDocument();
+  });
+
+  it("says a model the catalogue does not know is unknown", () => {
+    openSettings(makeSettings({ api: { provider: "anthropic", modelId: "my-fine-tune" }, model: { id: "my-fine-tune", isDefault: false } }));
+    expect(screen.getByText("Not a known model: prices and context window come from your overrides.")).toBeInTheDocument();
+  });
+
   it("switches the provider", async () => {
     const panel = openSettings();
     const select = screen.getByLabelText("Provider") as HTMLSelectElement;

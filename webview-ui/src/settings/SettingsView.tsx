@@ -40,6 +40,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
         <Field label="Provider">
           <VscodeSingleSelect
             aria-label="Provider"
+            label="Provider"
             value={api.provider}
             onChange={(event) => updateApi({ provider: (event.target as HTMLSelectElement).value as ProviderId })}
           >
@@ -63,6 +64,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
           <Field label="OpenAI API" help="Automatic: the Responses API for GPT-6 and GPT-5.4+ on OpenAI itself, Chat Completions elsewhere.">
             <VscodeSingleSelect
               aria-label="OpenAI API"
+              label="OpenAI API"
               value={api.openAiApi ?? "auto"}
               onChange={(event) => updateApi({ openAiApi: (event.target as HTMLSelectElement).value as OpenAiApiSetting })}
             >
@@ -72,7 +74,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
             </VscodeSingleSelect>
           </Field>
         )}
-        <ModelPicker provider={api.provider} modelId={api.modelId} models={settings.models} />
+        <ModelPicker provider={api.provider} modelId={api.modelId} model={settings.model} models={settings.models} />
         <TextSetting
           label="Plan mode model"
           value={agent.planModeModelId}
@@ -108,6 +110,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
         <Field label="Tool calls" help="XML works with any model; native uses the provider's function calling.">
           <VscodeSingleSelect
             aria-label="Tool calls"
+            label="Tool calls"
             value={agent.toolCallMode}
             onChange={(event) => updateAgent({ toolCallMode: (event.target as HTMLSelectElement).value as ToolCallMode })}
           >

@@ -15,13 +15,14 @@ export function makeSettings(overrides: Partial<WebviewSettings> = {}): WebviewS
       { provider: "anthropic", id: "claude-test", contextWindow: 200_000, maxOutputTokens: 8192, inputPrice: 3, outputPrice: 15, cacheWritePrice: 3.75, cacheReadPrice: 0.3 },
       { provider: "openai", id: "gpt-test", contextWindow: 128_000, maxOutputTokens: 4096, inputPrice: 2.5, outputPrice: 10, cacheWritePrice: 0, cacheReadPrice: 1.25 },
     ],
+    model: { id: "claude-test", isDefault: false, catalogueId: "claude-test" },
     contextWindow: 200_000,
     ...overrides,
   };
 }
 
 export function makeState(overrides: Partial<WebviewState> = {}): WebviewState {
-  return { task: undefined, messages: [], question: undefined, running: false, settings: makeSettings(), history: [], mcp: { available: true, servers: [], problems: [], elicitations: [] }, mode: "act", ...overrides };
+  return { task: undefined, messages: [], question: undefined, running: false, settings: makeSettings(), history: [], mcp: { available: true, servers: [], problems: [], elicitations: [] }, mode: "act", restoring: false, workspace: "/work/project", ...overrides };
 }
 
 export const TASK = { id: "task-1", text: "Fix the failing build", startedAt: 1_000 };
