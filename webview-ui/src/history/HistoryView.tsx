@@ -22,6 +22,7 @@ export function HistoryView({ onDone }: { onDone: () => void }) {
       </header>
       <VscodeTextfield
         aria-label="Filter tasks"
+        label="Filter tasks"
         placeholder="Filter tasks"
         value={filter}
         onInput={(event) => setFilter((event.target as HTMLInputElement).value)}

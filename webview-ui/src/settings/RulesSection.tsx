@@ -25,6 +25,7 @@ export function RulesSection({ agent, onChange }: { agent: AgentSettings; onChan
       <Field label="Custom instructions" help="Added to every request, after the rules files.">
         <VscodeTextarea
           aria-label="Custom instructions"
+          label="Custom instructions"
           value={draft}
           rows={4}
           onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}

@@ -22,14 +22,14 @@ export function SandboxSection({ settings, status, onChange }: SandboxSectionPro
       <h3 id="sandbox-heading">Command sandbox</h3>
       <SandboxState status={status} />
       <Field label="Sandbox" help="Automatic: on where the machine has a sandbox. On: refuse to run commands where it has none. Off: no sandbox.">
-        <VscodeSingleSelect aria-label="Sandbox" value={settings.mode} onChange={(event) => change({ mode: selected<SandboxMode>(event) })}>
+        <VscodeSingleSelect aria-label="Sandbox" label="Sandbox" value={settings.mode} onChange={(event) => change({ mode: selected<SandboxMode>(event) })}>
           <VscodeOption value="auto">Automatic</VscodeOption>
           <VscodeOption value="on">On (refuse commands without it)</VscodeOption>
           <VscodeOption value="off">Off</VscodeOption>
         </VscodeSingleSelect>
       </Field>
       <Field label="Network" help="The allow list: npm, PyPI, crates.io, the Go module proxy, Maven Central and RubyGems, plus the domains below.">
-        <VscodeSingleSelect aria-label="Network" value={settings.network} onChange={(event) => change({ network: selected<SandboxNetwork>(event) })}>
+        <VscodeSingleSelect aria-label="Network" label="Network" value={settings.network} onChange={(event) => change({ network: selected<SandboxNetwork>(event) })}>
           {(Object.keys(NETWORK_LABELS) as SandboxNetwork[]).map((network) => (
             <VscodeOption key={network} value={network}>
               {NETWORK_LABELS[network]}

@@ -28,6 +28,7 @@ export function TextSetting({ label, value, onCommit, validate, placeholder, hel
     <Field label={label} help={help} error={error}>
       <VscodeTextfield
         aria-label={label}
+        label={label}
         value={draft}
         placeholder={placeholder}
         invalid={error !== undefined}
