@@ -9,9 +9,11 @@ const SCROLL_UP_KEYS = new Set(["PageUp", "ArrowUp", "Home"]);
 
 /**
  * The messages, virtualized. It follows new output until the person scrolls up, and follows again
- * once they are back at the bottom.
+ * once they are back at the bottom. It is the chat's log for assistive technology, busy while a
+ * response streams; what is new is announced by the chat's live region (LiveRegion.tsx), not by
+ * the list, whose rows come and go as it scrolls.
  */
-export function ChatList() {
+export function ChatList({ busy }: { busy: boolean }) {
   const { store } = usePanel();
   const count = useExtensionState((state) => state.messageCount);
   const listVersion = useExtensionState((state) => state.listVersion);
@@ -48,6 +50,10 @@ export function ChatList() {
       <Virtuoso
         ref={virtuoso}
         className="chat-scroller"
+        role="log"
+        aria-label="Messages"
+        aria-live="off"
+        aria-busy={busy}
         totalCount={count}
         itemContent={itemContent}
         computeItemKey={computeItemKey}

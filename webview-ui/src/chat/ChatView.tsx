@@ -4,6 +4,7 @@ import { AutoApproveBar } from "./AutoApproveBar";
 import { ChatInput } from "./ChatInput";
 import { ChatList } from "./ChatList";
 import { FocusChain } from "./FocusChain";
+import { LiveRegion, useChatAnnouncements } from "./LiveRegion";
 import { ModeSwitch } from "./ModeSwitch";
 import { QueuedMessages } from "./QueuedMessages";
 import { TaskHeader } from "./TaskHeader";
@@ -24,12 +25,14 @@ function waitingAfterCompletion(chat: ChatController): boolean {
 /** The chat: task header, messages, the open question's buttons, queued messages and the input. */
 export function ChatView() {
   const chat = useChatController();
+  const live = useChatAnnouncements();
   const canSend = chat.draft.trim().length > 0 || chat.images.length > 0;
   return (
     <div className="chat-view">
       {chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
       {chat.hasTask && <FocusChain />}
-      <ChatList />
+      <ChatList busy={live.busy} />
+      <LiveRegion state={live} />
       {chat.question && <AskButtons question={chat.question} onPress={chat.pressAskButton} />}
       <QueuedMessages queue={chat.queue} waitingForKey={chat.waitingForKey} />
       <ChatInput

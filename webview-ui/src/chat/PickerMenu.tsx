@@ -28,7 +28,10 @@ interface PickerMenuProps {
 export function PickerMenu({ label, rows, selected, onPick, onHover, hint }: PickerMenuProps) {
   const selectedRow = useRef<HTMLLIElement>(null);
   // Rows of two lines fill the menu sooner: the one the arrow keys reach stays in sight.
-  useEffect(() => selectedRow.current?.scrollIntoView?.({ block: "nearest" }), [selected]);
+  // A block body: Chromium's scrollIntoView now returns a promise, which React would take for the effect's cleanup.
+  useEffect(() => {
+    selectedRow.current?.scrollIntoView?.({ block: "nearest" });
+  }, [selected]);
   return (
     <div className="mention-menu">
       <ul role="listbox" aria-label={label}>

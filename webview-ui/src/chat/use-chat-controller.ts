@@ -80,6 +80,8 @@ export function useChatController(): ChatController {
     for (const message of result.messages) post(message);
     setAnsweredId(question.id);
     if (result.consumedInput) clearInput();
+    // The pressed button goes with its question: the focus goes back to the input, not to the page.
+    store.focusInput();
   };
 
   const onNewTask = useCallback(() => {
@@ -102,8 +104,14 @@ export function useChatController(): ChatController {
     queue,
     send,
     pressAskButton,
-    cancelTask: () => post({ type: "cancelTask" }),
-    clearTask: () => post({ type: "clearTask" }),
+    cancelTask: () => {
+      post({ type: "cancelTask" });
+      store.focusInput();
+    },
+    clearTask: () => {
+      post({ type: "clearTask" });
+      store.focusInput();
+    },
   };
 }
 

@@ -99,6 +99,7 @@ export class ExtensionStore {
   private state: PanelState = INITIAL;
   private readonly listeners = new Set<Listener>();
   private readonly messageListeners = new Map<number, Set<Listener>>();
+  private readonly upsertListeners = new Set<(message: ChatMessage, previous: ChatMessage | undefined) => void>();
   /** Timestamp of the newest api_req_started message with usage, for the context bar. */
   private contextTs = -Infinity;
   /** Timestamp of the newest row carrying the checklist. */
@@ -134,6 +135,12 @@ export class ExtensionStore {
       set.delete(listener);
       if (set.size === 0) this.messageListeners.delete(ts);
     };
+  }
+
+  /** Calls `listener` with each message added or updated one by one (not those a bulk load replaces), and what it was before. */
+  onMessageUpserted(listener: (message: ChatMessage, previous: ChatMessage | undefined) => void): () => void {
+    this.upsertListeners.add(listener);
+    return () => this.upsertListeners.delete(listener);
   }
 
   /** Work done on the message list so far (slot and index writes). */
@@ -238,6 +245,11 @@ export class ExtensionStore {
     this.patch({ view });
   }
 
+  /** Puts the focus back in the input box (after an answer button or a menu took it). */
+  focusInput(): void {
+    this.patch({ inputRequest: { seq: ++this.seq, kind: "focus" } });
+  }
+
   dismissNotice(id: number): void {
     this.patch({ notices: this.state.notices.filter((notice) => notice.id !== id) });
   }
@@ -285,6 +297,7 @@ export class ExtensionStore {
     }
     if (Object.keys(changes).length > 0) this.patch(changes);
     this.notifyMessage(message.ts);
+    for (const listener of [...this.upsertListeners]) listener(message, previous);
   }
 
   /** A whole message, less the streamed strings it says this page holds unchanged (`kept`). */
