@@ -50,6 +50,9 @@ const started = Date.now();
 let passed = 0;
 let failed = 0;
 console.log(`e2e${selfCheck ? " self-check" : ""}: ${files.length} scenario(s) from ${path.relative(process.cwd(), folder) || "."}`);
+/** How long each scenario took last time on this machine (git-ignored output), so a parallel run starts the long ones first. */
+const SECONDS_FILE = path.join(OUTPUT_DIR, "scenario-seconds.json");
+const seconds = readSeconds();
 const queue = jobs > 1 ? longestFirst(files) : [...files];
 const worker = async () => {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
@@ -66,10 +69,6 @@ saveSeconds();
 console.log(`e2e${selfCheck ? " self-check" : ""} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
-
-/** How long each scenario took last time on this machine (git-ignored output), so a parallel run starts the long ones first. */
-const SECONDS_FILE = path.join(OUTPUT_DIR, "scenario-seconds.json");
-const seconds = readSeconds();
 
 function readSeconds() {
   try {
