@@ -112,6 +112,8 @@ function useInputRequests(
       if (request.text) onDraftChange(draft ? `${draft}\n${request.text}` : request.text);
       if (request.images.length > 0) onImagesChange((current) => [...current, ...request.images].slice(0, MAX_IMAGES));
     }
-    element.current?.focus();
+    // After the key event that asked for it is over: Enter on an answer button moves the focus
+    // during its keydown, and the textarea, focused at once, would take that Enter as a new line.
+    setTimeout(() => element.current?.focus(), 0);
   }, [request, element, draft, onDraftChange, onImagesChange]);
 }

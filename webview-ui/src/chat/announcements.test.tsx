@@ -1,4 +1,4 @@
-import { act, screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ExtensionStore } from "../state/extension-store";
@@ -146,20 +146,19 @@ describe("the focus after an answer", () => {
     const command = ask("command", 9, { text: "npm test" });
     const panel = renderPanel(asking(command));
     await userEvent.click(await screen.findByRole("button", { name: "Run" }));
-    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Message" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Message" })));
 
     const completion = ask("completion_result", 12);
     panel.send({ type: "state", state: { ...asking(say("completion_result", 11, { text: "Done." }), completion) } });
     await userEvent.click(await screen.findByRole("button", { name: "Start New Task" }));
     expect(panel.posted().at(-1)).toEqual({ type: "clearTask" });
-    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Message" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Message" })));
   });
 
   it("goes back to the input when the task is closed from its header", async () => {
     renderPanel(makeState({ task: TASK, messages: [say("task", 1, { text: TASK.text })] }));
     const close = screen.getByRole("button", { name: "Close task" });
     await userEvent.click(close);
-    await act(async () => {});
-    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Message" }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Message" })));
   });
 });
