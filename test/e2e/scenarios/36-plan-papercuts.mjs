@@ -19,6 +19,7 @@ const respond = (response, options) => ({ text: `<plan_mode_respond>\n<response>
 /** How often `needle` is on screen in the webview (the screen reader's hidden announcements aside). */
 function shownCount(webview, needle) {
   return webview.locator("body").evaluate((body, text) => {
+    /* global document, NodeFilter */
     const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
     let seen = 0;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
