@@ -49,7 +49,7 @@ function ToolContent({ tool }: { tool: ToolMessageInfo }) {
   if (tool.tool === "replace_in_file") return <SearchReplacePreview diff={tool.content} />;
   if (isEditTool(tool.tool)) return <NewContentPreview content={tool.content} path={tool.path} />;
   return (
-    <VscodeCollapsible className="tool-result" title="Result">
+    <VscodeCollapsible className="tool-result" heading="Result">
       <pre className="tool-output">{tool.content}</pre>
     </VscodeCollapsible>
   );
