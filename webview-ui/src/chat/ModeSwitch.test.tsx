@@ -33,6 +33,33 @@ describe("the Plan/Act switch", () => {
   });
 });
 
+describe("Ctrl+Shift+A in the panel", () => {
+  it("asks the host for the other mode, and keeps the key from the browser and from VS Code's forwarding on window", () => {
+    const panel = renderPanel(makeState({ mode: "act" }));
+    const forwarded: string[] = [];
+    const onWindow = (event: KeyboardEvent) => forwarded.push(event.code);
+    window.addEventListener("keydown", onWindow);
+    const box = screen.getByRole("textbox", { name: "Message" });
+    const press = (init: KeyboardEventInit) => {
+      const event = new KeyboardEvent("keydown", { bubbles: true, cancelable: true, code: "KeyA", key: "A", ...init });
+      box.dispatchEvent(event);
+      return event;
+    };
+    const pressed = press({ ctrlKey: true, shiftKey: true });
+    expect(pressed.defaultPrevented).toBe(true);
+    expect(panel.posted()).toEqual([{ type: "setMode", mode: "plan" }]);
+    panel.send({ type: "modeChanged", mode: "plan" });
+    press({ metaKey: true, shiftKey: true });
+    expect(panel.posted().at(-1)).toEqual({ type: "setMode", mode: "act" });
+    // Other keys go on as before: typed, and forwarded to the workbench.
+    expect(press({ ctrlKey: true }).defaultPrevented).toBe(false);
+    expect(press({ ctrlKey: true, shiftKey: true, altKey: true }).defaultPrevented).toBe(false);
+    expect(panel.posted()).toHaveLength(2);
+    expect(forwarded).toEqual(["KeyA", "KeyA"]);
+    window.removeEventListener("keydown", onWindow);
+  });
+});
+
 describe("the plan row", () => {
   it("shows the plan as markdown, its options as buttons that reply, and a typed reply answers it", async () => {
     const plan = ask("plan_mode_respond", 10, { text: "1. **Split** the parser\n2. Add tests", options: ["Go with it", "Keep one file"] });

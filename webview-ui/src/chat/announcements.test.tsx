@@ -116,6 +116,17 @@ describe("the chat's announcements from the store", () => {
     stop();
   });
 
+  it("says a question whose row is not all there yet with the row's next update", () => {
+    const { store, announcer, stop } = setup();
+    const command = ask("command", 20, { partial: true });
+    store.apply({ type: "messageAdded", message: command });
+    store.apply({ type: "questionChanged", question: questionOf(command) });
+    expect(announcer.getState().assertive).toBe("");
+    store.apply({ type: "messageUpdated", message: ask("command", 20, { text: "npm test" }) });
+    expect(announcer.getState().assertive).toBe("Tandem asks to run a command: npm test");
+    stop();
+  });
+
   it("stops listening when stopped", () => {
     const { store, announcer, stop } = setup();
     stop();

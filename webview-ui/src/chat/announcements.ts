@@ -60,6 +60,9 @@ const ASKS: Record<AskKind, string> = {
   plan_mode_respond: "Tandem's plan",
 };
 
+/** The questions whose sentence quotes their row's text (the command, the question, the plan, the error). */
+const NEEDS_TEXT: ReadonlySet<AskKind> = new Set(["command", "followup", "plan_mode_respond", "api_req_failed"]);
+
 /** The sentence for a question that just opened; `row` is the message that asks it. */
 export function questionAnnouncement(question: OpenQuestion, row: ChatMessage | undefined): string {
   const base = ASKS[question.kind];
@@ -166,20 +169,31 @@ function fresh(current: string, text: string): string {
  */
 export function watchChat(store: ExtensionStore, announcer: LiveAnnouncer): () => void {
   let questionId = store.getState().question?.id;
+  /** A question whose row is not all there yet (still partial, or its text to come): said with the row's next update. */
+  let waiting: OpenQuestion | undefined;
+  const sayQuestion = (question: OpenQuestion) => {
+    const row = store.getMessage(question.id);
+    if (question !== waiting && (!row || row.partial || (NEEDS_TEXT.has(question.kind) && !row.text))) {
+      waiting = question;
+      return;
+    }
+    waiting = undefined;
+    announcer.announce(questionAnnouncement(question, row), true);
+  };
   const updateBusy = () => {
     const state = store.getState();
     announcer.setBusy(state.running && store.messageAt(state.messageCount - 1)?.partial === true);
   };
   const offState = store.subscribe(() => {
     const { question } = store.getState();
-    if (question && question.id !== questionId) {
-      // The completion says "Task Completed" with its result as it finishes; its question adds nothing.
-      if (question.kind !== "completion_result") announcer.announce(questionAnnouncement(question, store.getMessage(question.id)), true);
-    }
+    // The completion says "Task Completed" with its result as it finishes; its question adds nothing.
+    if (question && question.id !== questionId && question.kind !== "completion_result") sayQuestion(question);
+    if (waiting && waiting.id !== question?.id) waiting = undefined;
     questionId = question?.id;
     updateBusy();
   });
   const offMessages = store.onMessageUpserted((message, previous) => {
+    if (waiting?.id === message.ts) sayQuestion(waiting);
     if (previous && !previous.partial) return updateBusy();
     const said = messageAnnouncement(message);
     if (said) announcer.announce(said.text, said.urgent);
