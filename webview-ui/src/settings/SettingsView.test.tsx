@@ -17,6 +17,19 @@ function openSettings(settings = makeSettings()) {
 }
 
 describe("settings view", () => {
+  it("names the control inside each dropdown's and text field's shadow root, where a screen reader meets it", async () => {
+    openSettings();
+    const hosts = [...document.querySelectorAll<HTMLElement>(".settings-view vscode-single-select, .settings-view vscode-textfield, .settings-view vscode-textarea")];
+    expect(hosts.length).toBeGreaterThanOrEqual(8);
+    for (const host of hosts) {
+      const name = host.getAttribute("aria-label");
+      await waitFor(() => {
+        const inner = host.shadowRoot?.querySelector('[role="combobox"], input, textarea');
+        expect(inner, `the control inside ${host.tagName.toLowerCase()} "${name}"`).toHaveAttribute("aria-label", name);
+      });
+    }
+  });
+
   it("opens from the host's showView (the view's title-bar gear) and Done goes back to the chat", async () => {
     const panel = renderPanel(makeState());
     // The view's title bar has the gear; the panel repeats no toolbar of its own.
