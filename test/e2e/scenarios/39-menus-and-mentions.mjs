@@ -7,6 +7,7 @@
  *
  * Each point is checked and every failure collected, so one run says which of them hold.
  */
+/* global window, document, getComputedStyle -- the functions given to evaluate() run in the webview */
 import assert from "node:assert/strict";
 import { expectWebviewText, openTandemView, runCommand, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
