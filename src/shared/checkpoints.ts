@@ -1,4 +1,5 @@
 /** Checkpoint shapes shared by the core, the hosts and the webview. */
+import type { ChatMessage } from "./messages";
 
 /** One file that differs between a checkpoint and the workspace now, with the checkpoint's side. */
 export interface CheckpointChange {
@@ -25,3 +26,21 @@ export interface RestoredFiles {
 export type RestoreScope = "files" | "task" | "both";
 
 export const RESTORE_SCOPES: readonly RestoreScope[] = ["files", "task", "both"];
+
+/**
+ * A checkpoint's number as the panel and the CLI count them: 0 is the workspace as the task found
+ * it (its first row), then 1, 2, … each round that changed files. Undefined when row `ts` carries none.
+ */
+export function checkpointNumber(chat: readonly ChatMessage[], ts: number): number | undefined {
+  let number = 0;
+  for (const [index, message] of chat.entries()) {
+    if (index > 0 && message.checkpoint) number++;
+    if (message.ts === ts) return message.checkpoint ? number : undefined;
+  }
+  return undefined;
+}
+
+/** A checkpoint's name for people: "Task start" for number 0, else "Checkpoint N". */
+export function checkpointName(number: number): string {
+  return number === 0 ? "Task start" : `Checkpoint ${number}`;
+}

@@ -60,6 +60,8 @@ export type SayKind =
   | "info"
   /** A round changed files and the workspace was saved as a checkpoint; `checkpoint` says which. */
   | "checkpoint_created"
+  /** "Restore task" took the chat back to here; `removedRequests` is what the requests it removed cost, kept in the totals. */
+  | "checkpoint_restored"
   /** A hook ran (core/hooks); `hook` says which, how it ended and what it printed. */
   | "hook"
   /** The task's checklist changed (the model's task_progress, or the person's edit); `focusChain` holds it. */
@@ -163,6 +165,19 @@ export interface ApiRequestInfo {
   keyRefused?: boolean;
 }
 
+/**
+ * The requests a restore removed from the chat, summed (shared/usage.ts): they were billed, so the
+ * task's totals keep them. `requests` counts them, those of earlier restores included.
+ */
+export interface RemovedRequests {
+  requests: number;
+  tokensIn: number;
+  tokensOut: number;
+  cacheWrites: number;
+  cacheReads: number;
+  cost: number;
+}
+
 /** A condensed conversation's size before and after, in tokens, and what asked for it. */
 export interface CondenseInfo {
   tokensBefore: number;
@@ -191,6 +206,8 @@ interface ChatMessageBase {
   partial?: boolean;
   tool?: ToolMessageInfo;
   apiRequest?: ApiRequestInfo;
+  /** say "checkpoint_restored": what the requests the restore removed had cost. */
+  removedRequests?: RemovedRequests;
   retry?: RetryInfo;
   checkpoint?: CheckpointInfo;
   hook?: HookRunInfo;

@@ -2,10 +2,12 @@
  * The one definition of a task's token and cost totals, used by the History index (core) and the
  * task header (webview) alike, so both show the same numbers. "Tokens in" is the fresh input only;
  * cache writes and reads are counted apart, as the providers report them (see api/providers).
- * What a request took of the context window (`contextTokens`) is defined here too. Plain
- * functions, no imports at runtime.
+ * What a request took of the context window (`contextTokens`) is defined here too. A restore
+ * removes requests from the chat but not from the bill: its `checkpoint_restored` row carries
+ * their sum (`removedRequests`), which the totals count like a request. Plain functions, no
+ * imports at runtime.
  */
-import type { ApiRequestInfo, ChatMessage } from "./messages";
+import type { ApiRequestInfo, ChatMessage, RemovedRequests } from "./messages";
 
 export interface UsageTotals {
   readonly tokensIn: number;
@@ -17,14 +19,35 @@ export interface UsageTotals {
 
 export const ZERO_USAGE: UsageTotals = { tokensIn: 0, tokensOut: 0, cacheReads: 0, cacheWrites: 0, cost: 0 };
 
-/** The request info a message contributes to the totals, if any. */
+/** The request a message shows (its tokens and cost, what it took of the context window), if any. */
 export function requestInfo(message: ChatMessage | undefined): ApiRequestInfo | undefined {
   if (message?.type !== "say" || message.say !== "api_req_started") return undefined;
   return message.apiRequest;
 }
 
+/** What a message adds to the task's totals: a request's usage, or what the requests a restore removed had cost. */
+export function billedUsage(message: ChatMessage | undefined): UsageTotals | undefined {
+  if (message?.type !== "say") return undefined;
+  if (message.say === "checkpoint_restored") return message.removedRequests;
+  return requestInfo(message);
+}
+
+/** How many requests a message stands for in the bill (a restore's row: those it removed). */
+function billedRequests(message: ChatMessage): number {
+  if (message.type !== "say") return 0;
+  if (message.say === "checkpoint_restored") return message.removedRequests?.requests ?? 0;
+  return message.say === "api_req_started" && message.apiRequest ? 1 : 0;
+}
+
+/** The sum of what `messages` billed, to carry past a restore that removes them; undefined when they billed nothing. */
+export function removedRequests(messages: readonly ChatMessage[]): RemovedRequests | undefined {
+  let requests = 0;
+  for (const message of messages) requests += billedRequests(message);
+  return requests === 0 ? undefined : { requests, ...sumUsage(messages) };
+}
+
 /** `totals` plus `sign` times `info` (sign -1 takes back what an older version of a message added). */
-export function addUsage(totals: UsageTotals, info: ApiRequestInfo | undefined, sign: 1 | -1 = 1): UsageTotals {
+export function addUsage(totals: UsageTotals, info: UsageTotals | undefined, sign: 1 | -1 = 1): UsageTotals {
   if (!info) return totals;
   return {
     tokensIn: totals.tokensIn + sign * info.tokensIn,
@@ -43,9 +66,9 @@ export function contextTokens(info: ApiRequestInfo): number {
   return info.tokensIn + info.cacheReads + info.cacheWrites + info.tokensOut;
 }
 
-/** The totals of a task's chat: the sum over its requests. */
+/** The totals of a task's chat: the sum over its requests, those a restore removed included. */
 export function sumUsage(messages: readonly ChatMessage[]): UsageTotals {
   let totals = ZERO_USAGE;
-  for (const message of messages) totals = addUsage(totals, requestInfo(message));
+  for (const message of messages) totals = addUsage(totals, billedUsage(message));
   return totals;
 }

@@ -19,7 +19,7 @@ function directives(csp: string): Map<string, string[]> {
 
 describe("buildWebviewHtml", () => {
   it("declares a strict CSP: nothing by default, scripts only by nonce, local styles/fonts/images, no connections", () => {
-    const html = buildWebviewHtml(assets, "abc123");
+    const html = buildWebviewHtml(assets, {}, "abc123");
     const csp = directives(cspOf(html));
     expect(csp.get("default-src")).toEqual(["'none'"]);
     expect(csp.get("script-src")).toEqual(["'nonce-abc123'"]);
@@ -50,6 +50,11 @@ describe("buildWebviewHtml", () => {
     expect(new Set(origins)).toEqual(new Set([new URL(assets.cspSource).origin]));
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>\s*\S/); // no inline script bodies
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  it("marks the root when an interrupted task is being reopened, so the first paint says so", () => {
+    expect(buildWebviewHtml(assets, { restoring: true })).toContain('<div id="root" data-restoring="true"></div>');
+    expect(buildWebviewHtml(assets, { restoring: false })).toContain('<div id="root"></div>');
   });
 
   it("escapes attribute values", () => {

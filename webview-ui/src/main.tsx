@@ -8,11 +8,14 @@ import "./styles/mcp.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { ExtensionStore } from "./state/extension-store";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("Tandem webview: #root element is missing from the page");
+// The host marks the page it creates while it reopens an interrupted task (webview-html.ts).
+const store = new ExtensionStore({ restoring: container.dataset.restoring === "true" });
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <App store={store} />
   </StrictMode>,
 );

@@ -2,7 +2,8 @@
  * What the Controller does with a task's checkpoints (the store is core/checkpoints, its API types.ts): compare one with the workspace, and restore the files, the task, or both.
  */
 import type { ApiMessage } from "../../api/types";
-import type { ChatMessage, CheckpointInfo } from "../../shared/messages";
+import type { ChatMessage, CheckpointInfo, RemovedRequests } from "../../shared/messages";
+import { removedRequests } from "../../shared/usage";
 import type { RestoredFiles } from "../../shared/checkpoints";
 
 export { RESTORE_SCOPES, type CheckpointChange, type RestoreScope } from "../../shared/checkpoints";
@@ -15,11 +16,27 @@ export function checkpointOf(chat: readonly ChatMessage[], ts: number): Checkpoi
   return checkpoint;
 }
 
-/** What "restore task" keeps: the chat up to the checkpoint's row, the conversation up to its round's tool results. */
+/**
+ * What "restore task" keeps: the chat up to the checkpoint's row, the conversation up to its
+ * round's tool results. The requests it removes were billed all the same: a `checkpoint_restored`
+ * row (with the first removed row's timestamp, so it sorts there) carries their sum, which the
+ * totals count (shared/usage.ts), so a restore never takes money spent off the task.
+ */
 export function rewound(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, ts: number): { chat: ChatMessage[]; api: ApiMessage[] } {
   const checkpoint = checkpointOf(saved.chat, ts);
   const index = saved.chat.findIndex((message) => message.ts === ts);
-  return { chat: saved.chat.slice(0, index + 1), api: saved.api.slice(0, checkpoint.apiMessages) };
+  const chat = saved.chat.slice(0, index + 1);
+  const removed = saved.chat.slice(index + 1);
+  const spent = removedRequests(removed);
+  const first = removed[0];
+  if (spent && first) chat.push({ type: "say", say: "checkpoint_restored", ts: first.ts, text: describeRemoved(spent), removedRequests: spent });
+  return { chat, api: saved.api.slice(0, checkpoint.apiMessages) };
+}
+
+/** The restore row's sentence (the CLI prints it; the panel words its own). */
+function describeRemoved(spent: RemovedRequests): string {
+  const requests = spent.requests === 1 ? "the request" : `the ${spent.requests} requests`;
+  return `The task was taken back to this checkpoint; ${requests} after it ($${spent.cost.toFixed(4)}) stay in its totals.`;
 }
 
 /** One sentence on what a restore of files did. */

@@ -108,7 +108,7 @@ export class Controller {
     this.events = new ControllerEvents((error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`));
     this.hooks = new WorkspaceHooks(options.hooks);
     this.workspace = new WorkspaceContext({ root: options.host.workspace.root, settings: () => this.getSettings(), rules: options.rules, workflows: options.workflows });
-    this.historyFollower = new HistoryFollower(options.history, (item) => this.events.historyItemChanged(item));
+    this.historyFollower = new HistoryFollower(options.history, (item) => this.events.historyItemChanged(item), options.host.workspace.root);
   }
 
   get currentTask(): Task | undefined {
@@ -207,7 +207,7 @@ export class Controller {
     if (task.scope.mode.current !== shownMode) this.events.modeChanged(task.scope.mode.current);
     void this.historyFollower.record(summary, first.shown, first.status);
     this.taskDone = start().then(async (outcome) => {
-      await this.historyFollower.record(summary, task.messages.chatMessages, statusOf(outcome, task.state.abortReason));
+      await this.historyFollower.record(summary, task.messages.chatMessages, statusOf(outcome, task.state.abortReason, task.messages.chatMessages));
       this.events.taskFinished(task.taskId, outcome);
       const handoff = task.handoffContext;
       // new_task: the next task starts from the summary, unless the person moved on meanwhile.

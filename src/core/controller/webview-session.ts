@@ -31,6 +31,8 @@ import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
 import type { HooksOptions } from "../hooks";
 import { WorkspaceSearch } from "../context/workspace-search";
+import { checkpointName, checkpointNumber } from "../../shared/checkpoints";
+import type { ChatMessage } from "../../shared/messages";
 export { CommandSandbox } from "../sandbox/command-sandbox";
 export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
@@ -200,8 +202,7 @@ export class WebviewSession {
     if (changes.length === 0) return this.notice("info", "No file differs from that checkpoint: the workspace is as it was then.");
     const diffView = this.deps.host.diffView;
     if (!diffView?.showChanges) return this.notice("info", `${changes.length} files differ from that checkpoint: ${changes.map((c) => c.path).join(", ")}.`);
-    const isTaskStart = this.controller.messages[0]?.ts === ts;
-    await diffView.showChanges(isTaskStart ? "Tandem: what this task changed" : "Tandem: changes since this checkpoint", changes);
+    await diffView.showChanges(compareTitle(this.controller.messages, ts), changes);
   }
 
   // ------------------------------------------------------------ commands
@@ -390,6 +391,18 @@ function modelInUse(api: ApiSettings): ModelInUse {
   const { id } = resolveModel(api.provider, api.modelId);
   const catalogueId = catalogueIdOf(api.provider, id);
   return { id, isDefault: !api.modelId?.trim(), ...(catalogueId === undefined ? {} : { catalogueId }) };
+}
+
+/**
+ * The diff tab's title: which checkpoint it compares with the workspace now, named and numbered as
+ * the panel's markers and `tandem checkpoints list` do, with the time it was made ("Tandem:
+ * Checkpoint 2 (14:03:07) ↔ now").
+ */
+export function compareTitle(chat: readonly ChatMessage[], ts: number): string {
+  const number = checkpointNumber(chat, ts);
+  const name = number === undefined ? "Checkpoint" : checkpointName(number);
+  const time = new Date(ts).toTimeString().slice(0, 8);
+  return `Tandem: ${name} (${time}) ↔ now`;
 }
 
 /** A task cannot start without a key, except against a local OpenAI-compatible server (a base URL). */

@@ -32,11 +32,17 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join("; ");
 }
 
+/** What the page shows from its first paint, before the host's state arrives. */
+export interface WebviewStart {
+  /** An interrupted task is being reopened: the page says "Restoring…" instead of inviting a new task. */
+  readonly restoring?: boolean;
+}
+
 /**
  * The page. Every call uses a new nonce, so a script injected into one render cannot reuse it.
  * Colours come from VS Code's theme variables (--vscode-*), which the webview styles read.
  */
-export function buildWebviewHtml(assets: WebviewAssets, nonce: string = createNonce()): string {
+export function buildWebviewHtml(assets: WebviewAssets, start: WebviewStart = {}, nonce: string = createNonce()): string {
   const csp = contentSecurityPolicy(assets.cspSource, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
@@ -48,7 +54,7 @@ export function buildWebviewHtml(assets: WebviewAssets, nonce: string = createNo
     <title>Tandem</title>
   </head>
   <body>
-    <div id="root"></div>
+    <div id="root"${start.restoring ? ' data-restoring="true"' : ""}></div>
     <script type="module" nonce="${escapeAttribute(nonce)}" src="${escapeAttribute(assets.scriptUri)}"></script>
   </body>
 </html>`;

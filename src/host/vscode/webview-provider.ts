@@ -2,11 +2,12 @@
  * The chat panel (`tandem.chatView`): serves the React app from webview-ui/dist under a strict
  * CSP, routes the page's messages to the session, and posts the session's messages back through
  * the outbox (dropped or kept while no page listens, see webview-outbox.ts). When the first page
- * of this host is ready, it reopens the task a window reload interrupted (interrupted-task-memory.ts).
+ * of this host is created, it reopens the task a window reload interrupted
+ * (interrupted-task-memory.ts) at once, while the page loads; the page shows "Restoring…" from its
+ * first paint (the HTML says so) until that task's chat is there.
  */
 import { existsSync } from "node:fs";
 import * as vscode from "vscode";
-import type { WebviewSession } from "../../core/controller/webview-session";
 import type { ToWebviewMessage } from "../../shared/protocol";
 import { Disposable, type DisposableLike } from "../../core/util/disposable";
 import { checkIncomingMessage } from "./incoming-message";
@@ -25,7 +26,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   /** The view of the current page, to tell whether the person can see it. */
   private shownView: vscode.WebviewView | undefined;
   private readonly interrupted: InterruptedTaskMemory | undefined;
-  /** The interrupted task is reopened once per host, by the first page that is ready. */
+  /** The interrupted task is reopened once per host, when the first page is created. */
   private restoreChecked = false;
   /** Told after each page got its full state: what the session's state does not carry (the sandbox). */
   private readonly pageReadyListeners = new Set<() => void>();
@@ -84,11 +85,15 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       view.webview.html = buildMissingBuildHtml(view.webview.cspSource, script.fsPath);
       return;
     }
-    view.webview.html = buildWebviewHtml({
-      cspSource: view.webview.cspSource,
-      scriptUri: view.webview.asWebviewUri(script).toString(),
-      styleUri: view.webview.asWebviewUri(style).toString(),
-    });
+    const reopening = this.interruptedTaskToReopen();
+    view.webview.html = buildWebviewHtml(
+      {
+        cspSource: view.webview.cspSource,
+        scriptUri: view.webview.asWebviewUri(script).toString(),
+        styleUri: view.webview.asWebviewUri(style).toString(),
+      },
+      { restoring: reopening !== undefined },
+    );
     const sink = (message: ToWebviewMessage) => this.deliver(view, message);
     this.outbox.attach(sink);
     this.shownView = view;
@@ -101,6 +106,8 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
       }),
       { dispose: () => this.outbox.detach(sink) },
     ];
+    // Not after the page says "ready": loading the core and the task overlaps the page's own load.
+    if (reopening) void this.reopenInterruptedTask(reopening);
   }
 
   private receive(raw: unknown): void {
@@ -118,7 +125,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         // Requests made before the page listened go after the full state, so they act on it.
         if (message.type === "ready") this.outbox.flushWaiting();
         if (message.type === "ready") for (const listener of [...this.pageReadyListeners]) listener();
-        if (message.type === "ready") await this.reopenInterruptedTask(session);
       } catch (error) {
         const text = errorText(error);
         this.log.error(`Handling "${message.type}" from the chat panel failed: ${text}`);
@@ -127,17 +133,26 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     })();
   }
 
-  /** The task a reload interrupted comes back with its chat and a "Resume Task" question. */
-  private async reopenInterruptedTask(session: WebviewSession): Promise<void> {
-    if (this.restoreChecked || !this.interrupted) return;
+  /** The id of the task a reload interrupted, the first time a page is created in this host; else undefined. */
+  private interruptedTaskToReopen(): string | undefined {
+    if (this.restoreChecked || !this.interrupted) return undefined;
     this.restoreChecked = true;
-    const id = this.interrupted.remembered();
-    const currentId = () => session.controller.currentTask?.taskId;
-    if (!id || currentId() !== undefined) return;
-    this.log.info(`Reopening task ${id}, which was running when the window closed.`);
-    await session.resumeTask(id);
-    // The session reported a failure (e.g. the task was deleted) to the panel: do not retry it on every reload.
-    if (currentId() !== id) this.interrupted.forget();
+    return this.interrupted.remembered();
+  }
+
+  /** The task a reload interrupted comes back with its chat and a "Resume Task" question. */
+  private async reopenInterruptedTask(id: string): Promise<void> {
+    try {
+      const session = await this.sessions.get();
+      this.log.info(`Reopening task ${id}, which was running when the window closed.`);
+      // The session reported a failure (e.g. the task was deleted) to the panel: do not retry it on every reload.
+      if (!(await session.reopenInterruptedTask(id))) this.interrupted?.forget();
+    } catch (error) {
+      const text = errorText(error);
+      this.log.error(`Reopening the interrupted task ${id} failed: ${text}`);
+      this.post({ type: "restoring", restoring: false });
+      void vscode.window.showErrorMessage(`Tandem: ${text}`);
+    }
   }
 
   private deliver(view: vscode.WebviewView, message: ToWebviewMessage): void {

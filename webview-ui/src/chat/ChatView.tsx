@@ -9,9 +9,10 @@ import { ModeSwitch } from "./ModeSwitch";
 import { QueuedMessages } from "./QueuedMessages";
 import { TaskHeader } from "./TaskHeader";
 import { useChatController, type ChatController } from "./use-chat-controller";
-import { Welcome } from "./Welcome";
+import { Restoring, Welcome } from "./Welcome";
 
 function placeholder(chat: ChatController): string {
+  if (chat.restoring) return "Restoring the interrupted task…";
   if (chat.replying) return "Type a reply… (Enter to send, Shift+Enter for a new line)";
   if (chat.running) return "Tandem is working. Type a message to queue it…";
   return "Type your task here… (Enter to send, Shift+Enter for a new line)";
@@ -26,10 +27,10 @@ function waitingAfterCompletion(chat: ChatController): boolean {
 export function ChatView() {
   const chat = useChatController();
   const live = useChatAnnouncements();
-  const canSend = chat.draft.trim().length > 0 || chat.images.length > 0;
+  const canSend = !chat.restoring && (chat.draft.trim().length > 0 || chat.images.length > 0);
   return (
     <div className="chat-view">
-      {chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
+      {chat.restoring ? <Restoring /> : chat.hasTask ? <TaskHeader onClose={chat.clearTask} /> : <Welcome />}
       {chat.hasTask && <FocusChain />}
       <ChatList busy={live.busy} />
       <LiveRegion state={live} />
@@ -42,6 +43,7 @@ export function ChatView() {
         onImagesChange={chat.updateImages}
         onSend={chat.send}
         placeholder={placeholder(chat)}
+        disabled={chat.restoring}
       />
       <div className="input-toolbar">
         <ModeSwitch />

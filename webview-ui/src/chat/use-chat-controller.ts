@@ -18,6 +18,8 @@ export interface ChatController {
   /** No task can start until a key is saved: a new task waits in the queue. */
   readonly waitingForKey: boolean;
   readonly hasTask: boolean;
+  /** The task a window reload interrupted is being reopened: nothing is sent until it is back. */
+  readonly restoring: boolean;
   /** The host's open question, unless this panel has answered it already. */
   readonly question: OpenQuestion | undefined;
   /** Typing answers the question (it takes a reply) instead of waiting in the queue. */
@@ -40,6 +42,7 @@ export function useChatController(): ChatController {
   const needsKey = useExtensionState((state) => state.settings?.needsApiKey === true);
   const running = useExtensionState((state) => state.running);
   const hasTask = useExtensionState((state) => state.task !== undefined);
+  const restoring = useExtensionState((state) => state.restoring);
   const hostQuestion = useExtensionState((state) => state.question);
   const [answeredId, setAnsweredId] = useState<number | undefined>(undefined);
   const [draft, setDraft] = usePersistedState("draft", "", isString, 300);
@@ -58,7 +61,7 @@ export function useChatController(): ChatController {
 
   const send = () => {
     const text = draft.trim();
-    if (!text && images.length === 0) return;
+    if (restoring || (!text && images.length === 0)) return;
     if (replyTo) {
       post(replyMessage(replyTo, { text, images }));
       setAnsweredId(replyTo.id);
@@ -89,12 +92,13 @@ export function useChatController(): ChatController {
     heldForKey.current = false;
     if (store.getState().view === "settings") store.setView("chat");
   }, [store]);
-  useQueueDelivery(queue, { ready: hydrated, running, waitingForKey, replyTo, onAnswered: setAnsweredId, onNewTask });
+  useQueueDelivery(queue, { ready: hydrated && !restoring, running, waitingForKey, replyTo, onAnswered: setAnsweredId, onNewTask });
 
   return {
     running,
     waitingForKey,
     hasTask,
+    restoring,
     question,
     replying: replyTo !== undefined,
     draft,

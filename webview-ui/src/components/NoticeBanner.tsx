@@ -4,22 +4,23 @@ import { Icon } from "./Icon";
 
 const ICONS = { info: "info", warning: "warning", error: "error" } as const;
 
-/** Notices from the host that belong to no task, each dismissible. */
+/**
+ * The one notice area: the host's latest notice (restored, compared, a refusal, …), dismissible. A
+ * newer notice takes its place rather than piling up, and a new task clears it (extension-store.ts).
+ */
 export function NoticeBanner() {
-  const notices = useExtensionState((state) => state.notices);
+  const notice = useExtensionState((state) => state.notice);
   const { store } = usePanel();
-  if (notices.length === 0) return null;
+  if (!notice) return null;
   return (
     <div className="notices">
-      {notices.map((notice) => (
-        <div key={notice.id} className={`notice notice-${notice.level}`} role={notice.level === "error" ? "alert" : "status"}>
-          <Icon name={ICONS[notice.level]} />
-          <span className="notice-text">{notice.text}</span>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => store.dismissNotice(notice.id)}>
-            <Icon name="close" />
-          </button>
-        </div>
-      ))}
+      <div className={`notice notice-${notice.level}`} role={notice.level === "error" ? "alert" : "status"}>
+        <Icon name={ICONS[notice.level]} />
+        <span className="notice-text">{notice.text}</span>
+        <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => store.dismissNotice(notice.id)}>
+          <Icon name="close" />
+        </button>
+      </div>
     </div>
   );
 }

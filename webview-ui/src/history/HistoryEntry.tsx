@@ -1,17 +1,10 @@
 import { VscodeButton } from "../components/vscode-elements";
 import { useState } from "react";
-import type { HistoryItem, TaskStatus } from "../../../src/shared/protocol";
+import type { HistoryItem } from "../../../src/shared/protocol";
 import { UsageStats } from "../components/UsageStats";
 import { formatDate } from "../format";
 import { usePost } from "../use-extension-state";
-
-const STATUS_LABELS: Record<TaskStatus, string> = {
-  running: "Running",
-  completed: "Completed",
-  failed: "Failed",
-  cancelled: "Cancelled",
-  interrupted: "Interrupted",
-};
+import { shownStatus, STATUS_LABELS } from "./history-status";
 
 /**
  * One saved task, with how it ended and its totals (the numbers its task header showed). A task the
@@ -21,7 +14,7 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
 export function HistoryEntry({ item, isOpen, onResumed }: { item: HistoryItem; isOpen: boolean; onResumed: () => void }) {
   const post = usePost();
   const [confirming, setConfirming] = useState(false);
-  const status = item.status === "running" && !isOpen ? "interrupted" : item.status;
+  const status = shownStatus(item, isOpen);
   return (
     <li className="history-entry">
       <div className="history-meta">

@@ -1,6 +1,7 @@
 import type { ChatMessage } from "../../../src/shared/messages";
 import { Icon } from "../components/Icon";
-import { useFirstMessage, usePost } from "../use-extension-state";
+import { usePanel } from "../state/panel-context";
+import { useExtensionState, usePost } from "../use-extension-state";
 import { Markdown } from "./Markdown";
 import { Row } from "./Row";
 import { toolPhase } from "./tool-labels";
@@ -24,18 +25,22 @@ export function CompletionRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message} icon="pass" title="Task Completed" tone="success">
       {message.text ? <Markdown text={message.text} streaming={message.partial} /> : null}
-      <SeeNewChanges />
+      <SeeNewChanges ts={message.ts} />
     </Row>
   );
 }
 
-/** Everything the task changed: the diff of its initial checkpoint (on its first row) against the workspace now. */
-function SeeNewChanges() {
+/**
+ * What the task changed since its previous result (the first result: since it started), as a diff
+ * against the workspace now; offered only when a round changed files since then (new-changes.ts).
+ */
+function SeeNewChanges({ ts }: { ts: number }) {
   const post = usePost();
-  const first = useFirstMessage();
-  if (!first?.checkpoint) return null;
+  const { store } = usePanel();
+  const base = useExtensionState(() => store.newChangesBase(ts));
+  if (base === undefined) return null;
   return (
-    <button type="button" className="link-button see-new-changes" onClick={() => post({ type: "compareCheckpoint", ts: first.ts })}>
+    <button type="button" className="link-button see-new-changes" onClick={() => post({ type: "compareCheckpoint", ts: base })}>
       <Icon name="diff-multiple" /> See new changes
     </button>
   );

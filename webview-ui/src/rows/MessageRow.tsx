@@ -2,6 +2,7 @@ import { memo, type ReactElement } from "react";
 import type { AskMessage, ChatMessage, SayMessage } from "../../../src/shared/messages";
 import { useChatMessage } from "../use-extension-state";
 import { ApiRequestRow } from "./ApiRequestRow";
+import { CheckpointRestoredRow } from "./CheckpointRestoredRow";
 import { CheckpointRow } from "./CheckpointRow";
 import { CommandOutputRow } from "./CommandOutputRow";
 import { CommandRow } from "./CommandRow";
@@ -81,6 +82,8 @@ function sayRow(message: SayMessage): ReactElement {
       return <CommandOutputRow message={message} />;
     case "checkpoint_created":
       return <CheckpointRow message={message} />;
+    case "checkpoint_restored":
+      return <CheckpointRestoredRow message={message} />;
     case "hook":
       return <HookRow message={message} />;
     case "task_progress":

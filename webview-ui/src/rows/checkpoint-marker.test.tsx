@@ -20,10 +20,12 @@ const markerOf = (container: HTMLElement, kind: string) => {
 };
 
 describe("a checkpoint row", () => {
-  it("is one line with Compare, which asks the host for the diff of that checkpoint", async () => {
-    const panel = renderPanel(runningWith(edit, saved));
+  it("is one line, named by its number, with Compare, which asks the host for the diff of that checkpoint", async () => {
+    const second = say("checkpoint_created", 8, { checkpoint: checkpoint("c2") });
+    const panel = renderPanel(runningWith(edit, saved, ...later, second));
     const row = markerOf(panel.container, "say:checkpoint_created");
-    expect(within(row).getByText("Checkpoint")).toBeInTheDocument();
+    expect(within(row).getByText("Checkpoint 1")).toBeInTheDocument();
+    expect(panel.container.querySelectorAll('[data-row="say:checkpoint_created"]')[1]).toHaveTextContent("Checkpoint 2");
     await userEvent.click(within(row).getByRole("button", { name: "Compare" }));
     expect(panel.posted()).toEqual([{ type: "compareCheckpoint", ts: 3 }]);
   });
@@ -126,16 +128,35 @@ describe("the task's first row", () => {
 describe("the task's result", () => {
   const result = say("completion_result", 6, { text: "Done." });
 
-  it("offers See new changes, the diff of everything the task changed", async () => {
+  it("offers See new changes, the diff of everything the task changed, on its first result", async () => {
     const panel = renderPanel(finished(taskRow, edit, saved, result));
     await userEvent.click(within(markerOf(panel.container, "say:completion_result")).getByRole("button", { name: "See new changes" }));
     expect(panel.posted()).toEqual([{ type: "compareCheckpoint", ts: 1 }]);
   });
 
-  it("offers nothing to see when the task has no initial checkpoint (checkpoints off), until it gets one", () => {
-    const panel = renderPanel(finished(say("task", 1, { text: TASK.text }), edit, result));
+  it("offers nothing to see when the task changed no file (no round made a checkpoint), or checkpoints are off", () => {
+    const read = say("tool", 2, { tool: { tool: "read_file", path: "a.txt", content: "x" } });
+    const nothing = renderPanel(finished(taskRow, read, result));
     expect(screen.queryByRole("button", { name: "See new changes" })).toBeNull();
-    panel.send({ type: "messageUpdated", message: taskRow });
-    expect(screen.getByRole("button", { name: "See new changes" })).toBeInTheDocument();
+    nothing.unmount();
+    renderPanel(finished(say("task", 1, { text: TASK.text }), edit, result));
+    expect(screen.queryByRole("button", { name: "See new changes" })).toBeNull();
+  });
+
+  it("on a later result, shows what changed since the previous one, and only when something did", async () => {
+    const reply = say("user_feedback", 7, { text: "Also the docs." });
+    const again = say("completion_result", 9, { text: "Done again." });
+    const unchanged = renderPanel(finished(taskRow, edit, saved, result, reply, say("text", 8), again));
+    expect(within(markerOf(unchanged.container, "say:completion_result")).getByRole("button", { name: "See new changes" })).toBeInTheDocument();
+    const results = () => [...unchanged.container.querySelectorAll<HTMLElement>('[data-row="say:completion_result"]')];
+    expect(within(results()[1] as HTMLElement).queryByRole("button", { name: "See new changes" })).toBeNull();
+    unchanged.unmount();
+
+    const docs = say("checkpoint_created", 8, { checkpoint: checkpoint("c2") });
+    const changed = renderPanel(finished(taskRow, edit, saved, result, reply, docs, again));
+    const second = [...changed.container.querySelectorAll<HTMLElement>('[data-row="say:completion_result"]')][1] as HTMLElement;
+    await userEvent.click(within(second).getByRole("button", { name: "See new changes" }));
+    // The workspace as the first result left it: the checkpoint before it.
+    expect(changed.posted()).toEqual([{ type: "compareCheckpoint", ts: 3 }]);
   });
 });

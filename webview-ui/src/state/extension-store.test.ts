@@ -175,9 +175,37 @@ describe("ExtensionStore (the ToWebviewMessage reducer)", () => {
     expect(state.history).toHaveLength(1);
     expect(state.view).toBe("settings");
     expect(state.inputRequest).toMatchObject({ kind: "insert", text: "selection" });
-    expect(state.notices).toMatchObject([{ level: "error", text: "bad key" }]);
+    expect(state.notice).toMatchObject({ level: "error", text: "bad key" });
     store.apply({ type: "focusInput" });
     expect(store.getState().inputRequest?.kind).toBe("focus");
+  });
+
+  it("keeps one notice: a newer one replaces it, dismissing clears it, and a new task clears it", () => {
+    const store = loaded([say("text", 2)]);
+    store.apply({ type: "notice", level: "info", text: "Restored 1 file and deleted 0 files added since." });
+    store.apply({ type: "notice", level: "info", text: "No file differs from that checkpoint." });
+    expect(store.getState().notice).toMatchObject({ text: "No file differs from that checkpoint." });
+    store.dismissNotice(store.getState().notice?.id ?? -1);
+    expect(store.getState().notice).toBeUndefined();
+    store.apply({ type: "notice", level: "warning", text: "older" });
+    // A restore takes the task away and brings it back under its own id: a notice after it stays.
+    store.apply({ type: "taskChanged", task: undefined });
+    store.apply({ type: "taskChanged", task: TASK });
+    store.apply({ type: "notice", level: "info", text: "Restored 2 files." });
+    store.apply({ type: "taskChanged", task: TASK });
+    expect(store.getState().notice).toMatchObject({ text: "Restored 2 files." });
+    store.apply({ type: "taskChanged", task: { ...TASK, id: "task-2" } });
+    expect(store.getState().notice).toBeUndefined();
+  });
+
+  it("is restoring from its first paint when the page says so, until the host says it is over", () => {
+    const store = new ExtensionStore({ restoring: true });
+    expect(store.getState().restoring).toBe(true);
+    store.apply({ type: "state", state: makeState({ restoring: true }) });
+    expect(store.getState().restoring).toBe(true);
+    store.apply({ type: "restoring", restoring: false });
+    expect(store.getState().restoring).toBe(false);
+    expect(new ExtensionStore().getState().restoring).toBe(false);
   });
 
   it("rejects a message type it does not know with a clear error", () => {

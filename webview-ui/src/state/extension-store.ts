@@ -19,7 +19,8 @@ import type {
   WebviewSettings,
 } from "../../../src/shared/protocol";
 import { MessageList } from "./message-list";
-import { addUsage, contextTokens, requestInfo, sumUsage, ZERO_USAGE, type UsageTotals } from "../../../src/shared/usage";
+import { newChangesBase } from "../rows/new-changes";
+import { addUsage, billedUsage, contextTokens, requestInfo, sumUsage, ZERO_USAGE, type UsageTotals } from "../../../src/shared/usage";
 
 export interface HostNotice {
   readonly id: number;
@@ -56,7 +57,12 @@ export interface PanelState {
   /** Plan or Act, as the host says: the task's mode, or the next task's. */
   readonly mode: AgentMode;
   readonly view: PanelView;
-  readonly notices: readonly HostNotice[];
+  /** The host's latest notice (restored, compared, a refusal, …): a new one replaces it, a new task clears it. */
+  readonly notice: HostNotice | undefined;
+  /** The task a window reload interrupted is being reopened: the panel offers no new task until its chat is there. */
+  readonly restoring: boolean;
+  /** The workspace's root folder, as the host last said ("" until then). */
+  readonly workspace: string;
   readonly inputRequest: InputRequest | undefined;
   /** Changes when messages are added or removed, not when one is updated. */
   readonly messageCount: number;
@@ -83,7 +89,9 @@ const INITIAL: PanelState = {
   mcp: { available: false, servers: [], problems: [], elicitations: [] },
   mode: "act",
   view: "chat",
-  notices: [],
+  notice: undefined,
+  restoring: false,
+  workspace: "",
   inputRequest: undefined,
   messageCount: 0,
   listVersion: 0,
@@ -96,7 +104,7 @@ type Listener = () => void;
 
 export class ExtensionStore {
   private readonly list = new MessageList();
-  private state: PanelState = INITIAL;
+  private state: PanelState;
   private readonly listeners = new Set<Listener>();
   private readonly messageListeners = new Map<number, Set<Listener>>();
   private readonly upsertListeners = new Set<(message: ChatMessage, previous: ChatMessage | undefined) => void>();
@@ -104,7 +112,14 @@ export class ExtensionStore {
   private contextTs = -Infinity;
   /** Timestamp of the newest row carrying the checklist. */
   private focusTs = -Infinity;
+  /** What the rows ask of the whole list (checkpoint numbers, "See new changes"), computed once per list version. */
+  private derived: { version: number; checkpoints: Map<number, number>; newChanges: Map<number, number | undefined> } | undefined;
   private seq = 0;
+
+  /** `restoring`: the page was created while the host reopens an interrupted task (its HTML says so). */
+  constructor(start: { restoring?: boolean } = {}) {
+    this.state = { ...INITIAL, restoring: start.restoring === true };
+  }
 
   readonly getState = (): PanelState => this.state;
 
@@ -143,6 +158,27 @@ export class ExtensionStore {
     return () => this.upsertListeners.delete(listener);
   }
 
+  /** Row `ts`'s checkpoint number (0: the task's start, then each round that changed files), as the list stands. */
+  checkpointNumber(ts: number): number | undefined {
+    return this.derivedFromList().checkpoints.get(ts);
+  }
+
+  /** What "See new changes" on result row `ts` compares (rows/new-changes.ts); undefined: nothing changed since the last result. */
+  newChangesBase(ts: number): number | undefined {
+    const { newChanges } = this.derivedFromList();
+    if (!newChanges.has(ts)) newChanges.set(ts, newChangesBase(this.list.values(), ts));
+    return newChanges.get(ts);
+  }
+
+  private derivedFromList() {
+    if (this.derived?.version === this.state.listVersion) return this.derived;
+    // As shared/checkpoints.ts numbers them: the first row is 0 (once it has its checkpoint), the rounds' from 1.
+    const checkpoints = new Map<number, number>();
+    for (const [index, message] of this.list.values().entries()) if (index > 0 && message.checkpoint) checkpoints.set(message.ts, checkpoints.size + 1);
+    this.derived = { version: this.state.listVersion, checkpoints, newChanges: new Map() };
+    return this.derived;
+  }
+
   /** Work done on the message list so far (slot and index writes). */
   get listOperations(): number {
     return this.list.operations;
@@ -153,7 +189,7 @@ export class ExtensionStore {
       case "state": {
         const { state } = message;
         this.list.replaceAll(state.messages);
-        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp, mode: state.mode });
+        this.patch({ hydrated: true, task: state.task, running: state.running, question: state.question, settings: state.settings, history: state.history, mcp: state.mcp, mode: state.mode, restoring: state.restoring, workspace: state.workspace });
         this.messagesReplaced();
         return;
       }
@@ -180,6 +216,9 @@ export class ExtensionStore {
         return this.patch({ mode: message.mode });
       case "taskRunning":
         this.patch({ running: message.running });
+        return;
+      case "restoring":
+        this.patch({ restoring: message.restoring });
         return;
       case "questionChanged":
         this.patch({ question: message.question });
@@ -233,7 +272,7 @@ export class ExtensionStore {
         this.patch({ inputRequest: { seq: ++this.seq, kind: "insert", text: message.text, images: [] } });
         return;
       case "notice":
-        this.patch({ notices: [...this.state.notices, { id: ++this.seq, level: message.level, text: message.text }] });
+        this.patch({ notice: { id: ++this.seq, level: message.level, text: message.text } });
         return;
       default:
         throw new Error(`Tandem webview: unknown message type ${JSON.stringify((message as { type?: unknown }).type)}`);
@@ -251,7 +290,7 @@ export class ExtensionStore {
   }
 
   dismissNotice(id: number): void {
-    this.patch({ notices: this.state.notices.filter((notice) => notice.id !== id) });
+    if (this.state.notice?.id === id) this.patch({ notice: undefined });
   }
 
   /** A refused answer: the notice says why, and what was typed goes back into the input box. */
@@ -261,7 +300,7 @@ export class ExtensionStore {
     const typed = text.length > 0 || images.length > 0;
     const notice = { id: ++this.seq, level: "warning" as const, text: typed ? `${reason} What you wrote is back in the input box.` : reason };
     this.patch({
-      notices: [...this.state.notices, notice],
+      notice,
       ...(typed ? { inputRequest: { seq: ++this.seq, kind: "insert", text, images } } : {}),
     });
   }
@@ -278,14 +317,13 @@ export class ExtensionStore {
     const countBefore = this.list.length;
     const previous = this.list.upsert(message);
     const changes: { -readonly [K in keyof PanelState]?: PanelState[K] } = {};
-    const before = requestInfo(previous);
+    const billedBefore = billedUsage(previous);
+    const billedAfter = billedUsage(message);
+    if (billedBefore || billedAfter) changes.totals = addUsage(addUsage(this.state.totals, billedBefore, -1), billedAfter);
     const after = requestInfo(message);
-    if (before || after) {
-      changes.totals = addUsage(addUsage(this.state.totals, before, -1), after);
-      if (after && contextTokens(after) > 0 && message.ts >= this.contextTs) {
-        this.contextTs = message.ts;
-        changes.contextTokens = contextTokens(after);
-      }
+    if (after && contextTokens(after) > 0 && message.ts >= this.contextTs) {
+      this.contextTs = message.ts;
+      changes.contextTokens = contextTokens(after);
     }
     if (message.focusChain && message.ts >= this.focusTs) {
       this.focusTs = message.ts;
@@ -324,14 +362,16 @@ export class ExtensionStore {
 
   private changeTask(task: TaskSummary | undefined): void {
     const sameTask = task !== undefined && task.id === this.state.task?.id;
+    // A new task (or none) clears the notice, which spoke of the one before; notices of a restore come after its task is back.
+    const cleared = sameTask ? {} : { notice: undefined };
     // A different task (or none) owns none of the messages shown so far.
     if (!sameTask && this.list.length > 0) {
       this.list.replaceAll([]);
-      this.patch({ task });
+      this.patch({ task, ...cleared });
       this.messagesReplaced();
       return;
     }
-    this.patch({ task });
+    this.patch({ task, ...cleared });
   }
 
   /** After a bulk change: recompute what depends on the whole list, tell every row. */

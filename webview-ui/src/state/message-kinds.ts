@@ -34,6 +34,7 @@ export const SAY_KINDS = [
   "command_output",
   "info",
   "checkpoint_created",
+  "checkpoint_restored",
   "hook",
   "task_progress",
 ] as const satisfies readonly SayKind[];
