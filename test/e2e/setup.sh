@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Tandem's end-to-end tests need; safe to run again (it reuses what is there).
 #   - Debian packages (scripts/install-packages.sh tests): chromium, ripgrep, code-server's build headers
-#   - test/e2e/.tools: code-server 4.100.3, playwright-core and mocha, from the pinned manifest in test/e2e/tools/
+#   - test/e2e/.tools: code-server 4.100.3, playwright-core, @axe-core/playwright and mocha, from the pinned manifest in test/e2e/tools/
 # code-server 4.100.3 is the newest whose install script accepts Node 20 (VS Code 1.100.3).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"

@@ -62,7 +62,9 @@ export async function webviewViolations(page) {
       const results = await axe.run(document, { runOnly: { type: "tag", values: tags }, rules: Object.fromEntries(disabled.map((id) => [id, { enabled: false }])) });
       // WCAG 1.4.3 exempts a control that is disabled; axe cannot tell inside a vscode-* element's shadow root.
       const inDisabledControl = (node) => {
-        const host = node.target.length > 1 ? document.querySelector(String(node.target[0])) : null;
+        // A node inside a shadow root has a path: the host's selector, then selectors inside it.
+        const path = node.target.find((part) => Array.isArray(part) && part.length > 1);
+        const host = path ? document.querySelector(String(path[0])) : null;
         return host !== null && host.matches("[disabled]");
       };
       for (const v of results.violations) if (v.id === "color-contrast") v.nodes = v.nodes.filter((n) => !inDisabledControl(n));

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 export const E2E_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const REPO_ROOT = path.resolve(E2E_DIR, "../..");
-/** The test-tools package (code-server, playwright-core, mocha) installed by setup.sh. */
+/** The test-tools package (code-server, playwright-core, @axe-core/playwright, mocha) installed by setup.sh. */
 export const TOOLS_DIR = path.join(E2E_DIR, ".tools");
 export const CODE_SERVER_BIN = path.join(TOOLS_DIR, "node_modules/.bin/code-server");
 /** Debian's Chromium; playwright-core never downloads a browser. */
