@@ -78,6 +78,11 @@ describe("findBlocked: the same finding for the person", () => {
     expect(found?.forPerson).toEqual([{ kind: "protected", target: "/ws/.vscode/settings.json", evidence: "touch: cannot touch '.vscode/settings.json': Read-only file system" }]);
   });
 
+  it("a recorded device write is no folder to list", () => {
+    const found = findBlocked({ ...base, violations: "<sandbox_violations>\ndeny openat /dev/console\n</sandbox_violations>" });
+    expect(found?.forPerson).toEqual([{ kind: "other", target: "/dev/console", evidence: "deny openat /dev/console" }]);
+  });
+
   it("a hidden file is one read block, not also a bare permission denied", () => {
     const found = findBlocked({ ...base, output: "cat: .env: Permission denied" });
     expect(found?.forPerson).toEqual([{ kind: "read", target: "/ws/.env", evidence: "cat: .env: Permission denied" }]);

@@ -111,7 +111,8 @@ function blockFromRecord(line: string, facts: BlockedFacts): SandboxBlock {
     return { kind: "network", target: host.replace(/:\d+$/, ""), evidence: line, ...(setting ? { setting } : {}) };
   }
   const target = /^deny \S+ (\/.*)$/.exec(line)?.[1];
-  if (target === undefined) return { kind: "other", evidence: line };
+  // Devices and the process table are the sandbox's own mounts (a shell on a terminal touches /dev/console): no folder to list.
+  if (target === undefined || /^\/(dev|proc|sys)(\/|$)/.test(target)) return { kind: "other", ...(target ? { target } : {}), evidence: line };
   if (isProtected(target, facts)) return { kind: "protected", target, evidence: line };
   return { kind: "write", target, evidence: line, setting: "tandem.sandbox.writableFolders" };
 }

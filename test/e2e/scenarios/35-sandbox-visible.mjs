@@ -63,7 +63,8 @@ export default async function sandboxVisible(t) {
   await run.waitFor({ timeout: 30_000 });
   await expectWebviewText(webview, BLOCKED, 5_000);
   await run.click();
-  const block = webview.locator(".sandbox-block").last();
+  const blockedRow = webview.locator('[data-row="say:command_output"]', { hasText: "outside-visible.txt" }).last();
+  const block = blockedRow.locator(".sandbox-block");
   await block.waitFor({ timeout: 30_000 }).catch(async () => {
     throw new Error(`no block explanation in the panel; the last output row shows: ${oneLine(await lastOutputRow.innerText().catch(() => "(none)"))}`);
   });
