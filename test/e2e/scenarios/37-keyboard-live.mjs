@@ -143,5 +143,7 @@ export default async function keyboardLive(t) {
   await page.keyboard.press("Control+Shift+A");
   await page.waitForTimeout(1_000);
   assert.equal(await mode(), "Act", "Ctrl+Shift+A in an editor leaves the mode alone");
+  const line = await page.locator(".monaco-editor .view-line").first().innerText();
+  assert.match(line, /\/\*/, `in an editor Ctrl+Shift+A stays the editor's (block comment on Linux): the line reads ${line}`);
   t.log(`keyboard flow done; screenshot: ${await saveScreenshot(page, "37-keyboard-editor")}`);
 }
