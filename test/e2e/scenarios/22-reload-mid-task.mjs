@@ -4,13 +4,20 @@
  * the interrupted task is back as it was, and the task goes on: Resume, the model asks again,
  * Approve, the file is written and the task completes. The proposal that was open when the
  * window reloaded leaves nothing behind: no file on disk, no editor holding its unsaved text.
+ * The reopening is quick and honest: from the panel's first content the resume row shows within
+ * 1.5 s (the figure is printed), and meanwhile the panel never shows the start screen that invites
+ * a new task (it says "Restoring…").
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { editorTabLabels, expectWebviewText, openTandemView, runCommand, saveScreenshot, WORKBENCH_TIMEOUT } from "../lib/workbench.mjs";
+import { EXTENSION_ID } from "../lib/paths.mjs";
+import { editorTabLabels, expectWebviewText, openTandemView, runCommand, saveScreenshot, tandemTab, tandemWebview, WORKBENCH_TIMEOUT } from "../lib/workbench.mjs";
 
 export const description = "A reload during an approval keeps the chat, and the task can go on to completion";
+
+/** The bound on the time from the panel's first content to the resume row (measured about 1 s before the fix, under load). */
+const RESUME_WITHIN_MS = 1_500;
 
 const WRITE_NOTES = "<write_to_file>\n<path>notes.txt</path>\n<content>\nwritten after the reload\n</content>\n</write_to_file>";
 
@@ -44,6 +51,10 @@ export default async function reloadMidTask(t) {
   await page.locator(".monaco-workbench").waitFor({ timeout: WORKBENCH_TIMEOUT });
   session.lap("reloaded");
 
+  const timing = await timeReopening(page);
+  t.log(`after the reload: first content ${timing.firstContentMs} ms after the frame appeared (showing ${JSON.stringify(timing.firstText)}), the resume row ${timing.resumeMs} ms after the first content${timing.sawRestoring ? ', "Restoring…" meanwhile' : ""}`);
+  assert.equal(timing.invitedTyping, undefined, "while the task is reopened, the panel never shows the start screen that invites a new task");
+  assert.ok(timing.resumeMs <= RESUME_WITHIN_MS, `the interrupted task's resume row shows within ${RESUME_WITHIN_MS} ms of the panel's first content (it took ${timing.resumeMs} ms)`);
   webview = await openTandemView(page);
   await expectWebviewText(webview, "BEFORE-RELOAD-7K", 20_000);
   const after = await rowTexts(webview);
@@ -65,6 +76,52 @@ export default async function reloadMidTask(t) {
   assert.equal(requests.length, 3, "one request before the reload, two after it");
   assert.match(JSON.stringify(requests[1].body), /BEFORE-RELOAD-7K/, "the resumed request carries the conversation from before the reload");
   t.log(`screenshot: ${await saveScreenshot(page, "22-reload-mid-task")}`);
+}
+
+/**
+ * Times the reopening as a person sees it: from the moment Tandem's webview frame is attached,
+ * when its page first shows any text, and how long after that the interrupted task's resume row
+ * shows; and whether the start screen ("What should Tandem do?") showed meanwhile. Polls every
+ * 25 ms (each look takes a few ms more).
+ */
+async function timeReopening(page) {
+  const outer = page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`);
+  const deadline = Date.now() + WORKBENCH_TIMEOUT;
+  const tab = tandemTab(page);
+  await tab.waitFor({ timeout: WORKBENCH_TIMEOUT });
+  // The workbench restores the side bar it showed; a click on the tab of a shown container would hide it.
+  let clicked = Date.now();
+  while ((await outer.count()) === 0) {
+    if (Date.now() > deadline) throw new Error("Tandem's webview frame never appeared after the reload");
+    if (Date.now() - clicked > 3_000 && (await tab.getAttribute("aria-selected")) !== "true") {
+      await tab.click();
+      clicked = Date.now();
+    }
+    await sleep(25);
+  }
+  const attached = Date.now();
+  const body = tandemWebview(page).locator("body");
+  let firstContent;
+  let firstText = "";
+  let invitedTyping;
+  let sawRestoring = false;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`the resume row never showed after the reload (first content: ${JSON.stringify(firstText)})`);
+    const text = ((await body.innerText({ timeout: 200 }).catch(() => "")) ?? "").replace(/\s+/g, " ").trim();
+    if (text && firstContent === undefined) {
+      firstContent = Date.now();
+      firstText = text.slice(0, 160);
+    }
+    if (firstContent !== undefined && text.includes("Resume Task") && text.includes("BEFORE-RELOAD-7K")) break;
+    if (text.includes("What should Tandem do?")) invitedTyping ??= text.slice(0, 160);
+    if (text.includes("Restoring the interrupted task")) sawRestoring = true;
+    await sleep(25);
+  }
+  return { firstContentMs: (firstContent ?? attached) - attached, resumeMs: Date.now() - (firstContent ?? attached), firstText, invitedTyping, sawRestoring };
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The text of every chat row rendered, in order. */
