@@ -105,10 +105,12 @@ describe("checkpoints in the loop", () => {
     await writeFile(join(h.workspace, "untracked-by-task.txt"), "mine");
     await h.controller.restoreCheckpoint(first!.ts, "both");
     expect(await readFile(join(h.workspace, "a.txt"), "utf8")).toBe("one\n");
-    // The chat goes on from the checkpoint's row: the question to resume follows it, what came after is gone.
+    // The chat goes on from the checkpoint's row: the row carrying what the removed requests cost
+    // (they stay in the totals), then the question to resume; what came after is gone.
     const chat = h.controller.messages;
     const at = chat.findIndex((m) => m.ts === first!.ts);
-    expect(chat[at + 1]).toMatchObject({ type: "ask", ask: "resume_task" });
+    expect(chat[at + 1]).toMatchObject({ type: "say", say: "checkpoint_restored", removedRequests: { requests: 2 } });
+    expect(chat[at + 2]).toMatchObject({ type: "ask", ask: "resume_task" });
     expect(chat.some((m) => m.ts === second!.ts || m.ts === resultTs)).toBe(false);
     await acceptResult(h);
     expect(await h.finished()).toBe("completed");
