@@ -31,7 +31,7 @@ describe("attempt_completion's suggested command", () => {
   it("asks through the command approval, marked as the result's, and runs it once approved, its output shown", async () => {
     const { result, log } = await complete({ result: "r", command: "echo shown-result" }, [{ type: "yes" }], { approvals: [{ approved: true }] });
     expect(result).toEqual({ kind: "task_completed" });
-    expect(log.approvals).toEqual([expect.objectContaining({ category: "command", command: "echo shown-result", message: { tool: "attempt_completion", content: "echo shown-result" } })]);
+    expect(log.approvals).toEqual([expect.objectContaining({ category: "command", command: "echo shown-result", message: expect.objectContaining({ tool: "attempt_completion", content: "echo shown-result", confinement: expect.objectContaining({ kind: expect.any(String) }) }) })]);
     const output = log.says.filter((s) => s.kind === "command_output").map((s) => s.text).join("");
     expect(output).toContain("shown-result");
     // The result comes first, then the command, then the question that ends the task.
