@@ -77,7 +77,7 @@ export default async function planPapercuts(t) {
 
   // Picking an option replies with it; the answered plan keeps its options once, as a list.
   await answers.getByRole("button", { name: OPTIONS[0] }).click();
-  await webview.getByText("PLAN-36 agreed: two files.").waitFor({ timeout: 30_000 });
+  await webview.getByRole("log").getByText("PLAN-36 agreed: two files.").waitFor({ timeout: 30_000 });
   const offered = webview.locator('[data-row="ask:plan_mode_respond"]').first().getByRole("list", { name: "Options offered" });
   assert.deepEqual(await offered.getByRole("listitem").allInnerTexts(), OPTIONS, "the answered plan lists its options");
   assert.equal(await shownCount(webview, OPTIONS[1]), 1, "still once");

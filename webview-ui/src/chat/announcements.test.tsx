@@ -61,6 +61,8 @@ describe("the live announcer", () => {
     expect(questionAnnouncement(questionOf(write), write)).toBe("Tandem asks to write this file: src/a.ts");
     const followup = ask("followup", 7, { text: "Which one?", options: ["A", "B"] });
     expect(questionAnnouncement(questionOf(followup), followup)).toBe("Tandem asks: Which one? Options: A, B.");
+    const plan = ask("plan_mode_respond", 9, { text: "Split it.\n\nOptions:\n- A\n- B", options: ["A", "B"] });
+    expect(questionAnnouncement(questionOf(plan), plan), "the options once, not also from the text").toBe("Tandem's plan: Split it. Options: A, B.");
     const failed = ask("api_req_failed", 8, { text: "401 invalid x-api-key" });
     expect(questionAnnouncement(questionOf(failed), failed)).toBe("API request failed: 401 invalid x-api-key");
   });

@@ -10,6 +10,7 @@ import type { AskKind, ChatMessage } from "../../../src/shared/messages";
 import type { OpenQuestion } from "../../../src/shared/protocol";
 import type { ExtensionStore } from "../state/extension-store";
 import { toolLabel } from "../rows/tool-labels";
+import { withoutOptionList } from "../rows/offered-options";
 
 /** The least time between two polite announcements. */
 export const THROTTLE_MS = 1500;
@@ -66,7 +67,8 @@ const NEEDS_TEXT: ReadonlySet<AskKind> = new Set(["command", "followup", "plan_m
 /** The sentence for a question that just opened; `row` is the message that asks it. */
 export function questionAnnouncement(question: OpenQuestion, row: ChatMessage | undefined): string {
   const base = ASKS[question.kind];
-  const text = spoken(row?.text ?? "");
+  // The options are said once, after the text: a list of them in the text itself is left out.
+  const text = spoken(withoutOptionList(row?.text ?? "", row?.options ?? []));
   const options = row?.options?.length ? ` Options: ${row.options.join(", ")}.` : "";
   switch (question.kind) {
     case "tool": {
