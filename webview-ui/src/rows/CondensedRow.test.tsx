@@ -12,9 +12,9 @@ describe("the condensed context row", () => {
   it("names the sizes before and after, and keeps the summary folded until opened", () => {
     const { container } = render(<RowForMessage message={condensed()} />);
     expect(screen.getByText("Context condensed: 152,340 → 18,020 tokens")).toBeInTheDocument();
-    const fold = container.querySelector("vscode-collapsible.condensed-summary") as HTMLElement & { open: boolean };
+    const fold = container.querySelector("vscode-collapsible.condensed-summary") as HTMLElement & { open: boolean; heading: string };
     expect(fold.open).toBe(false);
-    expect(fold.title).toBe("Summary");
+    expect(fold.heading, "the heading, not the deprecated title").toBe("Summary");
     expect(fold.textContent).toContain("5. Next: run the tests.");
     fold.open = true;
     expect(container.querySelector(".condensed-summary-text")?.textContent).toBe("1. The task: fix the parser.\n5. Next: run the tests.");

@@ -13,7 +13,7 @@ export function CondensedRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message} icon="fold" title={title} tone="muted">
       {figures?.trigger === "compact" ? <div className="muted-text">Condensed on request (/compact).</div> : null}
-      <VscodeCollapsible className="condensed-summary" title="Summary" open={false}>
+      <VscodeCollapsible className="condensed-summary" heading="Summary" open={false}>
         <div className="condensed-summary-text">{message.text}</div>
       </VscodeCollapsible>
     </Row>

@@ -6,7 +6,7 @@ import { Row } from "./Row";
 export function ReasoningRow({ message }: { message: ChatMessage }) {
   return (
     <Row message={message}>
-      <VscodeCollapsible className="reasoning" title={message.partial ? "Thinking…" : "Thinking"} open={Boolean(message.partial)}>
+      <VscodeCollapsible className="reasoning" heading={message.partial ? "Thinking…" : "Thinking"} open={Boolean(message.partial)}>
         <div className="reasoning-text">{message.text}</div>
       </VscodeCollapsible>
     </Row>
