@@ -154,6 +154,10 @@ describe("Plan mode and MCP tools", () => {
     const [, afterEcho, afterToggle] = h.server.requests;
     expect(lastUserText(afterEcho)).toContain("ECHOED-IN-PLAN");
     expect(lastUserText(afterToggle)).toContain("use_mcp_tool is not available in Plan mode");
+    // The person's row of the refused call names the server and the tool, as its approval would.
+    const refused = h.messages.find((m) => m.type === "say" && m.say === "tool" && m.tool?.refusedIn);
+    expect(refused?.tool).toMatchObject({ tool: "use_mcp_tool", refusedIn: "plan", content: "{}", mcp: { server: "everything", tool: "toggle-simulated-logging" } });
+    expect(refused?.tool?.mcp?.description, "with the server's description of it").toBeTruthy();
     // Offered in Plan mode, for the servers' read-only tools.
     expect(systemPrompt(h.server.requests[0])).toContain("## use_mcp_tool");
   });

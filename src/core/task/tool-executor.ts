@@ -150,7 +150,8 @@ export class ToolExecutor {
    */
   private async refusedByMode(call: ToolCall, text: string, refused: NonNullable<CallRefusal["refusedIn"]>): Promise<void> {
     const path = call.params.path;
-    await this.scope.say("tool", refused.note, { tool: { tool: call.name, ...(path ? { path } : {}), refusedIn: refused.mode } });
+    const shown = getTool(call.name, this.tools)?.shownWhenNotRun?.(call.params, this.context());
+    await this.scope.say("tool", refused.note, { tool: { tool: call.name, ...(path ? { path } : {}), ...shown, refusedIn: refused.mode } });
     await this.settle(call, formatResponse.toolError(text), (state) => state.consecutiveMistakeCount++);
   }
 

@@ -50,9 +50,12 @@ function McpToolCallRow({ message, tool, mcp }: { message: ChatMessage; tool: To
       {note}
     </>
   );
+  // A call the mode refused: a calm note for the person, the call named as the approval would.
+  const refused = tool.refusedIn !== undefined;
   return (
-    <Row message={message} icon="plug" title={title}>
+    <Row message={message} icon={refused ? "circle-slash" : "plug"} title={title} tone={refused ? "muted" : "plain"}>
       {mcp.description && <Description text={mcp.description} />}
+      {refused && message.text && <p className="muted-text refused-note">{message.text}</p>}
       <AskReason tool={tool} />
       <Arguments json={tool.content} open={phase === "proposed"} />
     </Row>

@@ -49,6 +49,16 @@ describe("an MCP tool's approval row", () => {
     expect(text(rendered(say("tool", 3, call)).querySelector(".row-title"))).toBe("Tandem used echo from the MCP server everything");
   });
 
+  it("a call Plan mode refused: named as the approval would be, with the calm note and not an error", () => {
+    const note = "Plan mode does not run this tool.";
+    const row = rendered(say("tool", 4, { text: note, tool: { ...call.tool, refusedIn: "plan" } }));
+    expect(text(row.querySelector(".row-title"))).toBe("Tandem wanted to use echo from the MCP server everything (not run in Plan mode)");
+    expect(row.querySelector(".row")?.className).toContain("tone-muted");
+    expect(row.querySelector(".refused-note")?.textContent).toBe(note);
+    expect(row.querySelector(".mcp-row-arguments pre")?.textContent).toBe(ARGS);
+    expect(row.textContent).not.toMatch(/use_mcp_tool/);
+  });
+
   it("says when there are no arguments", () => {
     expect(rendered(ask("tool", 1, { tool: { tool: "use_mcp_tool", mcp: { server: "s", tool: "t" }, content: "{}" } })).textContent).toContain("No arguments.");
   });

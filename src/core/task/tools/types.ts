@@ -143,6 +143,8 @@ export interface ToolDefinition<S extends readonly ParamSpec[] = readonly ParamS
   readonly modes?: readonly AgentMode[];
   /** For a tool that is not read-only as a whole: whether this call only reads (an MCP tool its server marks read-only), so Plan mode runs it. */
   isReadOnlyCall?(params: RawParams, ctx: Pick<ToolContext, "mcp">): boolean;
+  /** What the row of a call that does not run (refused by the mode) shows of it, beyond its name and path: an MCP call's server and tool. */
+  shownWhenNotRun?(params: RawParams, ctx: Pick<ToolContext, "mcp">): Partial<ToolMessageInfo>;
   /** An example call for the system prompt, in the XML format. */
   readonly example?: string;
   /**

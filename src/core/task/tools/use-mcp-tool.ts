@@ -32,6 +32,14 @@ export const useMcpToolTool = defineTool({
     const server = ctx.mcp?.servers().find((s) => s.name === params.server_name?.trim());
     return server?.tools.find((t) => t.name === params.tool_name?.trim())?.annotations?.readOnlyHint === true;
   },
+  // A refused call's row still names the server and the tool, with the arguments as given.
+  shownWhenNotRun(params, ctx) {
+    const server = params.server_name?.trim() ?? "";
+    const toolName = params.tool_name?.trim() ?? "";
+    const listed = ctx.mcp?.servers().find((s) => s.name === server)?.tools.find((t) => t.name === toolName);
+    const args = params.arguments?.trim();
+    return { mcp: { server, tool: toolName, ...describedAs(listed?.description) }, ...(args ? { content: indented(args) } : {}) };
+  },
   example: '<use_mcp_tool>\n<server_name>weather</server_name>\n<tool_name>forecast</tool_name>\n<arguments>{"city": "Lisbon", "days": 3}</arguments>\n</use_mcp_tool>',
   async prepare(params, ctx) {
     const server = connectedServer(ctx, params.server_name.trim());
@@ -63,6 +71,15 @@ export const useMcpToolTool = defineTool({
     };
   },
 });
+
+/** JSON as the approval shows it (indented); text that is not JSON as it came. */
+function indented(json: string): string {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+}
 
 /** A tool's or resource's description for the row's hover, bounded (a server may write pages). */
 export function describedAs(description: string | undefined): { description?: string } {
