@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import type { ChatMessage } from "../../src/shared/messages";
 import type { FromWebviewMessage, ToWebviewMessage } from "../../src/shared/protocol";
-import type { ExtensionStore, PanelState } from "./state/extension-store";
+import type { ExtensionStore } from "./state/extension-store";
+import type { PanelState } from "./state/panel-state";
 import { usePanel } from "./state/panel-context";
 import type { VsCodeApi } from "./vscode-api";
 

@@ -1,19 +1,8 @@
 import type { ApiConfiguration } from "../../api/config";
-import { catalogueIdOf, listModels, resolveModel } from "../../api/model-info";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
-import { PROVIDER_IDS } from "../../shared/providers";
-import type {
-  ApiSettings,
-  FromWebviewMessage,
-  ModelInUse,
-  PanelView,
-  ProviderId,
-  QuestionAnswer,
-  TaskSummary,
-  ToWebviewMessage,
-  WebviewSettings,
-} from "../../shared/protocol";
+import type { FromWebviewMessage, PanelView, QuestionAnswer, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
+import { needsApiKey, webviewSettings } from "./webview-settings";
 import { globalHooksFolder, globalRulesFolder, globalWorkflowsFolder } from "../storage/paths";
 import { TaskHistory } from "../storage/task-history";
 import { responseTo } from "../task/question-answers";
@@ -367,30 +356,13 @@ export class WebviewSession {
     this.deps.post({ type: "settingsChanged", settings: await this.webviewSettings() });
   }
 
-  private async webviewSettings(): Promise<WebviewSettings> {
-    const api = this.deps.settings.getApiSettings();
-    const keys = await Promise.all(PROVIDER_IDS.map(async (p) => [p, Boolean(await this.deps.secrets.getApiKey(p))] as const));
-    return {
-      agent: this.deps.settings.getAgentSettings(),
-      api,
-      hasApiKey: Object.fromEntries(keys) as Record<ProviderId, boolean>,
-      needsApiKey: needsApiKey(api, keys.some(([p, has]) => p === api.provider && has)),
-      models: listModels(),
-      model: modelInUse(api),
-      contextWindow: resolveModel(api.provider, api.modelId, api.contextWindowOverride).info.contextWindow,
-    };
+  private webviewSettings(): Promise<WebviewSettings> {
+    return webviewSettings(this.deps.settings, this.deps.secrets);
   }
 
   private notice(level: "info" | "warning" | "error", text: string): void {
     this.deps.post({ type: "notice", level, text });
   }
-}
-
-/** The model a task would use: resolveModel picks it (and owns the default), the catalogue names it. */
-function modelInUse(api: ApiSettings): ModelInUse {
-  const { id } = resolveModel(api.provider, api.modelId);
-  const catalogueId = catalogueIdOf(api.provider, id);
-  return { id, isDefault: !api.modelId?.trim(), ...(catalogueId === undefined ? {} : { catalogueId }) };
 }
 
 /**
@@ -403,9 +375,4 @@ export function compareTitle(chat: readonly ChatMessage[], ts: number): string {
   const name = number === undefined ? "Checkpoint" : checkpointName(number);
   const time = new Date(ts).toTimeString().slice(0, 8);
   return `Tandem: ${name} (${time}) ↔ now`;
-}
-
-/** A task cannot start without a key, except against a local OpenAI-compatible server (a base URL). */
-function needsApiKey(api: ApiSettings, hasKey: boolean): boolean {
-  return !hasKey && !(api.provider === "openai" && api.baseUrl?.trim());
 }

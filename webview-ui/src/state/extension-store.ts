@@ -4,101 +4,12 @@
  * one slot of the message list and re-renders only the row showing that message.
  */
 import type { ChatMessage } from "../../../src/shared/messages";
-import type { FocusChainInfo } from "../../../src/shared/focus-chain";
-import type { SandboxStatus } from "../../../src/shared/sandbox-status";
-import type { McpPanelState } from "../../../src/shared/mcp";
-import type { AgentMode } from "../../../src/shared/settings";
-import type {
-  HistoryItem,
-  OpenQuestion,
-  PanelView,
-  TaskSummary,
-  RulesView,
-  SlashCommandView,
-  ToWebviewMessage,
-  WebviewSettings,
-} from "../../../src/shared/protocol";
+import type { PanelView, TaskSummary, ToWebviewMessage } from "../../../src/shared/protocol";
+import { addUsage, billedUsage, contextTokens, requestInfo, sumUsage } from "../../../src/shared/usage";
 import { MessageList } from "./message-list";
+import { INITIAL_PANEL_STATE, type PanelState } from "./panel-state";
 import { newChangesBase } from "../rows/new-changes";
-import { addUsage, billedUsage, contextTokens, requestInfo, sumUsage, ZERO_USAGE, type UsageTotals } from "../../../src/shared/usage";
 
-export interface HostNotice {
-  readonly id: number;
-  readonly level: "info" | "warning" | "error";
-  readonly text: string;
-}
-
-/** A request for the input box (the host's, or an answer handed back); `seq` makes each one distinct. */
-export type InputRequest =
-  | { readonly seq: number; readonly kind: "focus" }
-  | { readonly seq: number; readonly kind: "insert"; readonly text: string; readonly images: readonly string[] };
-
-export interface PanelState {
-  /** False until the host's first `state` arrives. */
-  readonly hydrated: boolean;
-  readonly task: TaskSummary | undefined;
-  readonly running: boolean;
-  /** What the host asks the person now, as the host says: the panel offers its answers and nothing else. */
-  readonly question: OpenQuestion | undefined;
-  readonly settings: WebviewSettings | undefined;
-  readonly history: readonly HistoryItem[];
-  /** The command sandbox as the host last said; undefined until it says. */
-  readonly sandbox: SandboxStatus | undefined;
-  /** The checkpoint store's size on disk as the host last measured it; undefined until asked and answered. */
-  readonly checkpointStoreBytes: number | undefined;
-  /** The rules files as the host last read them; undefined until asked and answered. */
-  readonly rules: RulesView | undefined;
-  /** The host's latest answer to the @-menu's workspace search. */
-  readonly workspaceResults: Omit<Extract<ToWebviewMessage, { type: "workspaceResults" }>, "type"> | undefined;
-  /** The slash commands as the host last listed them (for the `/` menu); undefined until asked and answered. */
-  readonly slashCommands: readonly SlashCommandView[] | undefined;
-  /** The MCP servers as the host last said, and the forms servers asked to show. */
-  readonly mcp: McpPanelState;
-  /** Plan or Act, as the host says: the task's mode, or the next task's. */
-  readonly mode: AgentMode;
-  readonly view: PanelView;
-  /** The host's latest notice (restored, compared, a refusal, …): a new one replaces it, a new task clears it. */
-  readonly notice: HostNotice | undefined;
-  /** The task a window reload interrupted is being reopened: the panel offers no new task until its chat is there. */
-  readonly restoring: boolean;
-  /** The workspace's root folder, as the host last said ("" until then). */
-  readonly workspace: string;
-  readonly inputRequest: InputRequest | undefined;
-  /** Changes when messages are added or removed, not when one is updated. */
-  readonly messageCount: number;
-  readonly listVersion: number;
-  readonly totals: UsageTotals;
-  /** Context tokens of the newest request that reported usage. */
-  readonly contextTokens: number;
-  /** The checklist as the newest `task_progress` row left it; undefined while the task has none. */
-  readonly focusChain: FocusChainInfo | undefined;
-}
-
-const INITIAL: PanelState = {
-  hydrated: false,
-  task: undefined,
-  running: false,
-  question: undefined,
-  settings: undefined,
-  history: [],
-  sandbox: undefined,
-  checkpointStoreBytes: undefined,
-  rules: undefined,
-  workspaceResults: undefined,
-  slashCommands: undefined,
-  mcp: { available: false, servers: [], problems: [], elicitations: [] },
-  mode: "act",
-  view: "chat",
-  notice: undefined,
-  restoring: false,
-  workspace: "",
-  inputRequest: undefined,
-  messageCount: 0,
-  listVersion: 0,
-  totals: ZERO_USAGE,
-  contextTokens: 0,
-  focusChain: undefined,
-};
 
 type Listener = () => void;
 
@@ -118,7 +29,7 @@ export class ExtensionStore {
 
   /** `restoring`: the page was created while the host reopens an interrupted task (its HTML says so). */
   constructor(start: { restoring?: boolean } = {}) {
-    this.state = { ...INITIAL, restoring: start.restoring === true };
+    this.state = { ...INITIAL_PANEL_STATE, restoring: start.restoring === true };
   }
 
   readonly getState = (): PanelState => this.state;
