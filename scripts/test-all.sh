@@ -23,15 +23,35 @@ keep_artifacts() {
   mkdir -p "$to" && cp -r "$from"/. "$to"/
   echo "== artifacts: $(find "$to" -name '*.png' | wc -l) screenshots in $to"
 }
-trap keep_artifacts EXIT
+# A phase that fails stops the run: the background install of the e2e tools stops with it.
+on_exit() {
+  if [ -n "${setup_pid:-}" ]; then kill "$setup_pid" 2>/dev/null || true; fi
+  keep_artifacts
+}
+trap on_exit EXIT
 
 phase packages bash scripts/install-packages.sh tests
+
+# The e2e tools (code-server and the browser driver, from npm) install while the single-threaded
+# build and checks run on the other core; the e2e phase waits for them. Their log prints then.
+setup_log="$(mktemp)"
+bash test/e2e/setup.sh >"$setup_log" 2>&1 &
+setup_pid=$!
+setup_start=$SECONDS
+e2e_tools() {
+  local rc=0
+  wait "$setup_pid" || rc=$?
+  cat "$setup_log"
+  echo "(installed in the background, started $((SECONDS - setup_start)) s ago)"
+  return "$rc"
+}
+
 phase package npm run --silent package
 phase typecheck npm run --silent typecheck
 phase lint npm run --silent lint
 # The integration tests drive the bundles just packaged instead of building their own.
 phase unit npx vitest run --project unit --project webview
 phase integration env TANDEM_TEST_BUNDLES=dist npx vitest run --project integration
-phase e2e-setup bash test/e2e/setup.sh
+phase e2e-setup e2e_tools
 phase e2e node test/e2e/run.mjs
 phase e2e-self-check node test/e2e/run.mjs --self-check
