@@ -46,9 +46,26 @@ e2e_tools() {
   return "$rc"
 }
 
+# Typecheck and lint (type-aware, so a TypeScript program of its own) each use one core: side by
+# side they take the time of the longer. Each one's output prints when both are done.
+checks() {
+  local typecheck_log lint_log typecheck_pid lint_pid rc=0 start=$SECONDS
+  typecheck_log="$(mktemp)"
+  lint_log="$(mktemp)"
+  npm run --silent typecheck >"$typecheck_log" 2>&1 &
+  typecheck_pid=$!
+  npm run --silent lint >"$lint_log" 2>&1 &
+  lint_pid=$!
+  if wait "$typecheck_pid"; then echo "typecheck: passed ($((SECONDS - start)) s)"; else rc=1; echo "typecheck: FAILED"; fi
+  cat "$typecheck_log"
+  if wait "$lint_pid"; then echo "lint: passed ($((SECONDS - start)) s)"; else rc=1; echo "lint: FAILED"; fi
+  cat "$lint_log"
+  rm -f "$typecheck_log" "$lint_log"
+  return "$rc"
+}
+
 phase package npm run --silent package
-phase typecheck npm run --silent typecheck
-phase lint npm run --silent lint
+phase typecheck-and-lint checks
 # The integration tests drive the bundles just packaged instead of building their own.
 phase unit npx vitest run --project unit --project webview
 phase integration env TANDEM_TEST_BUNDLES=dist npx vitest run --project integration

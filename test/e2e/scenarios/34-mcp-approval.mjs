@@ -6,6 +6,8 @@
  * links, and a tool's own error (get-resource-links with a count it refuses) said calmly, not as a
  * red error. access_mcp_resource's approval names the server and the URI, and its row then shows
  * the resource's contents. The model's results are unchanged: echo's text reaches the next request.
+ * Then, in Plan mode, a call of a tool that is not read-only is refused: its row names the server
+ * and the tool as the approval would, with the arguments and a calm note, and is no error.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol
 const ECHOED = "hello-from-34";
 const URI = "demo://resource/dynamic/text/1";
 const DONE = "MCP-APPROVALS-DONE";
+const PLANNED = "PLAN-34: no more logging changes.";
 
 const useMcp = (tool, args) => ({ text: `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>${tool}</tool_name>\n<arguments>${args}</arguments>\n</use_mcp_tool>` });
 
@@ -37,6 +40,9 @@ export default async function mcpApproval(t) {
       useMcp("get-resource-links", '{"count": 99}'),
       { text: `<access_mcp_resource>\n<server_name>everything</server_name>\n<uri>${URI}</uri>\n</access_mcp_resource>` },
       { text: `<attempt_completion>\n<result>${DONE}</result>\n</attempt_completion>` },
+      // After the person's reply in Plan mode: a tool without readOnlyHint, which Plan mode refuses.
+      useMcp("toggle-simulated-logging", '{"level": "debug"}'),
+      { text: `<plan_mode_respond>\n<response>${PLANNED}</response>\n</plan_mode_respond>` },
     ],
     beforeOpen: async (_page, dir) => {
       const storage = path.join(dir.userData, "User", "globalStorage", "tandem.tandem");
@@ -105,6 +111,27 @@ export default async function mcpApproval(t) {
   // The model's copy is as before: echo's text reached the next request.
   const requests = await session.model.requests();
   assert.ok(JSON.stringify(requests[1].body.messages.at(-1)).includes(`Echo: ${ECHOED}`), "the tool's result reaches the model");
+
+  // Plan mode refuses a tool that is not read-only: the row says which, calmly.
+  await webview.locator('.mode-option:text-is("Plan")').click();
+  await webview.locator('.mode-option.active:text-is("Plan")').waitFor({ timeout: 10_000 });
+  await input.fill("Plan what to change next.");
+  await input.press("Enter");
+  const refused = webview.locator('[data-row="say:tool"]').filter({ has: webview.locator(".refused-note") });
+  await refused.waitFor({ timeout: 30_000 });
+  assert.equal(
+    (await refused.locator(".row-title").innerText()).replace(/\s+/g, " ").trim(),
+    "Tandem wanted to use toggle-simulated-logging from the MCP server everything (not run in Plan mode)",
+  );
+  assert.match(await refused.locator(".refused-note").innerText(), /Plan mode/, "a note for the person");
+  // Collapsed once the call is over: its text is there, behind the heading.
+  assert.equal(await refused.locator(".mcp-row-arguments pre").textContent(), '{\n  "level": "debug"\n}', "the arguments it would have had");
+  assert.ok((await refused.getAttribute("class"))?.includes("tone-muted"), "muted, not an error");
+  assert.equal(await webview.locator(".row.tone-error").count(), 0, "no red error row");
+  await expectWebviewText(webview, PLANNED, 30_000);
+  const planRequests = await session.model.requests();
+  assert.match(JSON.stringify(planRequests.at(-1).body.messages.at(-1)), /use_mcp_tool is not available in Plan mode/, "the model still reads why");
+  t.log(`refused in Plan mode; screenshot: ${await saveScreenshot(page, "34-mcp-approval-plan-refused")}`);
 
   // As in 30-mcp-server: Disable ends the server's process, which would otherwise outlive the harness's leftover check by ~1.7 s.
   await page.locator(".part.sidebar").getByRole("button", { name: "MCP Servers", exact: true }).click();
