@@ -2,6 +2,8 @@
 import type { BuildOptions, Plugin } from "esbuild";
 
 export declare const REPO_ROOT: string;
+/** Modules built as lazy/<name>.js beside the bundles, loaded on first use. */
+export declare const LAZY_MODULES: readonly string[];
 export declare function bundleOptions(target: { outdir: string; production: boolean }): BuildOptions & { plugins: Plugin[] };
 export declare function copyTreeSitterWasm(outdir: string): void;
 export declare const SANDBOX_VENDOR_FILES: readonly { readonly file: string; readonly mode: number }[];

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LAZY_MODULES } from "../../esbuild-options.mjs";
 import { TOOLS } from "../../src/core/task/tools/registry";
 import { startTestSite, type TestSite } from "../support/web-fetch-test-server";
 import { copyOfBundles } from "../support/bundles";
@@ -46,6 +47,19 @@ describe("the production CLI bundle", () => {
     const extension = await readFile(join(bundle, "extension.js"), "utf8");
     expect(extension).toContain('require("./core.js")');
     expect(extension.length).toBeLessThan((await readFile(join(bundle, "core.js"), "utf8")).length / 10);
+  });
+
+  it("keeps the document and web page libraries in lazy/, imported by cli.js and core.js only when first used", async () => {
+    const lazyFiles = LAZY_MODULES.map((file) => `./lazy/${file.replace(/^.*\//, "").replace(/\.ts$/, "")}.js`);
+    for (const file of ["cli.js", "core.js"]) {
+      const text = await readFile(join(bundle, file), "utf8");
+      const imported = [...new Set([...text.matchAll(/import\("(\.\/lazy\/[^"]+)"\)/g)].map((m) => m[1]))].sort();
+      expect(imported, file).toEqual([...lazyFiles].sort());
+      // pdf.js's and Readability's own code is not in the bundle people start.
+      expect(text, file).not.toContain("isProbablyReaderable");
+      expect(text.length, file).toBeLessThan(4_500_000);
+    }
+    for (const lazy of lazyFiles) expect((await readFile(join(bundle, lazy), "utf8")).length, lazy).toBeGreaterThan(100_000);
   });
 
   it("says which file is missing when the build did not copy the tree-sitter files", async () => {

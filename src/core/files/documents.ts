@@ -47,7 +47,7 @@ export function noTextNote(label: string, kind: DocumentKind): string {
 
 /** Every page's text under a `--- page N of M ---` line, so the model can cite pages. */
 export async function extractPdfText(data: Uint8Array, label: string, signal: AbortSignal): Promise<string> {
-  const { getDocumentProxy } = await import("unpdf");
+  const { getDocumentProxy } = await import("./document-libraries");
   signal.throwIfAborted();
   // pdf.js may take ownership of the buffer it is given, so it gets a copy.
   const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 }).catch((error: unknown) => {
@@ -83,7 +83,7 @@ async function extractDocxText(data: Buffer, label: string, signal: AbortSignal)
       `${label} is not a plain .docx: it is an OLE container, which is how Word stores password-protected documents (or an old .doc renamed). Its text cannot be read.`,
     );
   }
-  const mammoth = (await import("mammoth")).default;
+  const { mammoth } = await import("./document-libraries");
   const result = await mammoth.extractRawText({ buffer: data }).catch((error: unknown) => {
     const message = errorText(error);
     throw new ToolError("failed", `${label} could not be read as a Word document (${message}); the file may be damaged or not a .docx.`);

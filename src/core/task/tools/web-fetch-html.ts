@@ -16,11 +16,7 @@ export interface ReadableContent {
 const INVISIBLE = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "head"] as const;
 
 export async function htmlToMarkdown(html: string, pageUrl: URL): Promise<ReadableContent> {
-  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([
-    import("linkedom"),
-    import("@mozilla/readability"),
-    import("turndown"),
-  ]);
+  const { parseHTML, Readability, TurndownService } = await import("./web-page-libraries");
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
   turndown.remove([...INVISIBLE]);
 
