@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { waitUntil } from "../lib/wait.mjs";
 import { editorTabLabels, expectWebviewText, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "two rounds of edits leave checkpoints; Compare, Restore files, Restore task only";
@@ -40,14 +41,14 @@ export default async function checkpoints(t) {
 
   // Compare: the first checkpoint (after round 1) against the workspace now: b.txt differs.
   await markers.nth(0).getByRole("button", { name: "Compare" }).click();
-  await waitFor(async () => (await editorTabLabels(page)).some((label) => label.includes("b.txt")), "a diff tab of b.txt", 20_000);
+  await waitUntil(async () => (await editorTabLabels(page)).some((label) => label.includes("b.txt")), "a diff tab of b.txt", 20_000);
   t.log(`tabs after Compare: ${(await editorTabLabels(page)).join(" | ")}`);
 
   // Restore files: the workspace goes back to round 1; the chat stays.
   await markers.nth(0).getByRole("button", { name: "Restore", exact: true }).click();
   await webview.getByRole("group", { name: "Restore choices" }).getByRole("button", { name: "Restore files", exact: true }).click();
   await webview.getByRole("group", { name: "Restore files?" }).getByRole("button", { name: "Restore files", exact: true }).click();
-  await waitFor(async () => read("b.txt") === "bee\n", "b.txt back to its content after round 1", 20_000);
+  await waitUntil(async () => read("b.txt") === "bee\n", "b.txt back to its content after round 1", 20_000);
   assert.equal(read("a.txt"), "one\n", "a.txt as round 1 left it");
   assert.equal(await markers.count(), 2, "restoring files keeps the chat");
   await expectWebviewText(webview, "Both files edited.", 5_000);
@@ -61,7 +62,7 @@ export default async function checkpoints(t) {
   await resume.waitFor({ timeout: 20_000 });
   // The Resume question can show before the rewound chat has been posted (seen once in CI on a
   // loaded machine: an empty chat under the question); the chat must settle on the first round.
-  await waitFor(async () => (await markers.count()) === 1, "the second round's checkpoint gone with the chat after the first, the first one kept", 10_000);
+  await waitUntil(async () => (await markers.count()) === 1, "the second round's checkpoint gone with the chat after the first, the first one kept", 10_000);
   assert.equal(await webview.getByText("Both files edited.").count(), 0, "the result after the checkpoint is gone");
   assert.equal(read("a.txt"), "one\n", "restoring the task leaves the files");
   t.log(`screenshot: ${await saveScreenshot(page, "29-checkpoints")}`);
@@ -74,10 +75,3 @@ export default async function checkpoints(t) {
   assert.ok(!seen.includes("bee two"), "the model no longer sees round 2");
 }
 
-async function waitFor(condition, what, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

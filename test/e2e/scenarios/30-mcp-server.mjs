@@ -7,16 +7,14 @@
  * not outlive VS Code.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RUN_MARKER_VAR } from "../lib/processes.mjs";
+import { everythingPids, everythingServer, waitForEverythingToStop } from "../lib/mcp-everything.mjs";
+import { waitUntil } from "../lib/wait.mjs";
 import { expectWebviewText, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "a configured stdio MCP server shows connected with its tools in the MCP view; disable, enable and auto-approve act on it";
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
 const ECHOED = "hello-from-the-e2e-run";
 
 /** @param {import("../lib/harness.mjs").Harness} t */
@@ -37,8 +35,7 @@ export default async function mcpServer(t) {
       configFile = path.join(storage, "tandem_mcp_settings.json");
       // The hub gives a server only a safe environment: the run's marker, passed in `env`, lets the
       // harness's leftover check see the server, so one that outlives VS Code fails the scenario.
-      const env = { [RUN_MARKER_VAR]: dir.runId };
-      writeFileSync(configFile, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"], env } } }, null, 2));
+      writeFileSync(configFile, JSON.stringify({ mcpServers: { everything: everythingServer(dir.runId) } }, null, 2));
     },
   });
   const { page } = session;
@@ -69,10 +66,10 @@ export default async function mcpServer(t) {
   // The box shows what the host says (the file, through the hub): a click asks, the state comes back.
   const box = server.getByRole("checkbox", { name: "Auto-approve echo" });
   await box.click();
-  await waitFor(() => (readConfig().autoApprove ?? []).includes("echo"), "the auto-approve box writes echo into the server's autoApprove");
+  await waitUntil(() => (readConfig().autoApprove ?? []).includes("echo"), "the auto-approve box writes echo into the server's autoApprove");
   await webview.locator('input[aria-label="Auto-approve echo"]:checked').waitFor({ timeout: 10_000 });
   await box.click();
-  await waitFor(() => !(readConfig().autoApprove ?? []).includes("echo"), "unchecking takes echo out again");
+  await waitUntil(() => !(readConfig().autoApprove ?? []).includes("echo"), "unchecking takes echo out again");
   await webview.locator('input[aria-label="Auto-approve echo"]:not(:checked)').waitFor({ timeout: 10_000 });
 
   await modelCallsTheTool(t, session, webview);
@@ -80,9 +77,9 @@ export default async function mcpServer(t) {
   // Disable ends the server's process (and the one the Enable above replaced is gone too). Left
   // running, it would die about 1.7 s after code-server stops (measured: the launcher's pipe
   // closes with the extension host), later than the harness's leftover check looks.
-  assert.ok(serverPids(session.dir.runId).length > 0, "the server runs as a process of this run");
+  assert.ok(everythingPids(session.dir.runId).length > 0, "the server runs as a process of this run");
   await webview.getByRole("listitem", { name: "everything" }).getByRole("button", { name: "Disable" }).click();
-  await waitFor(() => serverPids(session.dir.runId).length === 0, "Disable stops the server's process");
+  await waitForEverythingToStop(session.dir.runId);
 }
 
 /**
@@ -110,27 +107,4 @@ async function modelCallsTheTool(t, session, webview) {
   await page.locator(".part.sidebar").getByRole("button", { name: "MCP Servers", exact: true }).click();
 }
 
-/** The pids of server-everything processes started for this run (the marker is in their environment). */
-function serverPids(runId) {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(EVERYTHING) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(`${RUN_MARKER_VAR}=${runId}`);
-      } catch {
-        return false;
-      }
-    });
-}
 
-/**
- * @param {() => boolean} condition
- * @param {string} what
- */
-async function waitFor(condition, what, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -5,16 +5,11 @@
  * asks again, and "Trust and start" starts it.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { RUN_MARKER_VAR } from "../lib/processes.mjs";
+import { EVERYTHING, everythingPids, everythingServer, waitForEverythingToStop } from "../lib/mcp-everything.mjs";
 import { openTandemView, saveScreenshot } from "../lib/workbench.mjs";
 
 export const description = "workspace MCP servers start only after the modal trust question; Keep them off, then Trust from the MCP view";
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
 
 /** @param {import("../lib/harness.mjs").Harness} t */
 export default async function mcpWorkspaceTrust(t) {
@@ -26,7 +21,7 @@ export default async function mcpWorkspaceTrust(t) {
       runId = dir.runId;
       const { mkdirSync, writeFileSync } = await import("node:fs");
       mkdirSync(path.join(dir.workspace, ".tandem"), { recursive: true });
-      const server = { command: process.execPath, args: [EVERYTHING, "stdio"], env: { [RUN_MARKER_VAR]: dir.runId } };
+      const server = everythingServer(dir.runId);
       writeFileSync(path.join(dir.workspace, ".tandem", "mcp.json"), JSON.stringify({ mcpServers: { "repo-tools": server } }, null, 2));
     },
   });
@@ -44,7 +39,7 @@ export default async function mcpWorkspaceTrust(t) {
   await page.locator(".part.sidebar").getByRole("button", { name: "MCP Servers", exact: true }).click();
   const server = webview.getByRole("listitem", { name: "repo-tools" });
   await server.getByText("Not trusted", { exact: true }).waitFor({ timeout: 15_000 });
-  assert.equal(serverPids(runId).length, 0, "an untrusted server is not started");
+  assert.equal(everythingPids(runId).length, 0, "an untrusted server is not started");
 
   await server.getByRole("button", { name: "Trust" }).click();
   await dialog.waitFor({ timeout: 15_000 });
@@ -56,22 +51,6 @@ export default async function mcpWorkspaceTrust(t) {
 
   // Disable ends it before teardown (see 30-mcp-server: a server still running dies ~1.7 s after VS Code).
   await server.getByRole("button", { name: "Disable" }).click();
-  const deadline = Date.now() + 10_000;
-  while (serverPids(runId).length > 0) {
-    if (Date.now() > deadline) throw new Error("Disable did not stop the workspace server's process");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForEverythingToStop(runId, "Disable stops the workspace server's process");
 }
 
-/** @param {string} runId */
-function serverPids(runId) {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(EVERYTHING) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(`${RUN_MARKER_VAR}=${runId}`);
-      } catch {
-        return false;
-      }
-    });
-}

@@ -10,16 +10,13 @@
  * and the tool as the approval would, with the arguments and a calm note, and is no error.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { RUN_MARKER_VAR } from "../lib/processes.mjs";
+import { everythingServer, waitForEverythingToStop } from "../lib/mcp-everything.mjs";
 import { expectWebviewText, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "an MCP approval names server and tool with formatted arguments, and the result (text, image, links, a tool's error, a resource) is shown after the call";
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
 const ECHOED = "hello-from-34";
 const URI = "demo://resource/dynamic/text/1";
 const DONE = "MCP-APPROVALS-DONE";
@@ -47,9 +44,7 @@ export default async function mcpApproval(t) {
     beforeOpen: async (_page, dir) => {
       const storage = path.join(dir.userData, "User", "globalStorage", "tandem.tandem");
       mkdirSync(storage, { recursive: true });
-      // The run's marker lets the harness's leftover check see the server (as in 30-mcp-server).
-      const env = { [RUN_MARKER_VAR]: dir.runId };
-      const everything = { command: process.execPath, args: [EVERYTHING, "stdio"], env, autoApprove: ["get-tiny-image", "get-resource-links"] };
+      const everything = everythingServer(dir.runId, { autoApprove: ["get-tiny-image", "get-resource-links"] });
       writeFileSync(path.join(storage, "tandem_mcp_settings.json"), JSON.stringify({ mcpServers: { everything } }, null, 2));
     },
   });
@@ -136,30 +131,7 @@ export default async function mcpApproval(t) {
   // As in 30-mcp-server: Disable ends the server's process, which would otherwise outlive the harness's leftover check by ~1.7 s.
   await page.locator(".part.sidebar").getByRole("button", { name: "MCP Servers", exact: true }).click();
   await webview.getByRole("listitem", { name: "everything" }).getByRole("button", { name: "Disable" }).click();
-  await waitFor(() => serverPids(session.dir.runId).length === 0, "Disable stops the server's process");
+  await waitForEverythingToStop(session.dir.runId);
 }
 
-/** The pids of server-everything processes started for this run (the marker is in their environment). */
-function serverPids(runId) {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(EVERYTHING) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(`${RUN_MARKER_VAR}=${runId}`);
-      } catch {
-        return false;
-      }
-    });
-}
 
-/**
- * @param {() => boolean} condition
- * @param {string} what
- */
-async function waitFor(condition, what, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -8,19 +8,16 @@
  * every view is listed before the scenario fails. A page error (the panel crashing) is logged.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { formatViolations, webviewViolations } from "../lib/axe.mjs";
-import { RUN_MARKER_VAR } from "../lib/processes.mjs";
+import { everythingServer, waitForEverythingToStop } from "../lib/mcp-everything.mjs";
 import { openTandemView, pickQuickPickItem, runCommand, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const timeoutMs = 300_000;
 
 export const description = "every main view of the panel has no serious or critical axe violation in Light Modern, Dark Modern and Dark High Contrast";
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
 
 /** The theme picker's label, and the name VS Code gives the webview's body (data-vscode-theme-name). */
 const THEMES = [
@@ -44,8 +41,7 @@ export default async function axeThemes(t) {
     beforeOpen: async (_page, dir) => {
       const storage = path.join(dir.userData, "User", "globalStorage", "tandem.tandem");
       mkdirSync(storage, { recursive: true });
-      const env = { [RUN_MARKER_VAR]: dir.runId };
-      writeFileSync(path.join(storage, "tandem_mcp_settings.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"], env } } }));
+      writeFileSync(path.join(storage, "tandem_mcp_settings.json"), JSON.stringify({ mcpServers: { everything: everythingServer(dir.runId) } }));
     },
   });
   const { page } = session;
@@ -152,8 +148,7 @@ export default async function axeThemes(t) {
   const server = webview.getByRole("listitem", { name: "everything" });
   await server.getByRole("button", { name: "Disable" }).click();
   await server.getByText("Disabled", { exact: true }).waitFor({ timeout: 10_000 });
-  for (let i = 0; i < 50 && serverPids(session.dir.runId).length > 0; i++) await page.waitForTimeout(200);
-  assert.deepEqual(serverPids(session.dir.runId), [], "Disable stopped the MCP server's process");
+  await waitForEverythingToStop(session.dir.runId);
 
   await runCommand(page, "Tandem: Show History");
   await webview.locator(".history-entry").first().waitFor({ timeout: 10_000 });
@@ -163,14 +158,3 @@ export default async function axeThemes(t) {
   assert.equal(failures.length, 0, `axe found serious or critical violations:\n${failures.join("\n")}`);
 }
 
-/** The pids of server-everything processes started for this run (the marker is in their environment). */
-function serverPids(runId) {
-  return readdirSync("/proc").filter((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(EVERYTHING) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(`${RUN_MARKER_VAR}=${runId}`);
-    } catch {
-      return false;
-    }
-  });
-}
