@@ -30,6 +30,14 @@ describe("CliPrinter", () => {
     expect(text).toBe("[write_to_file] a.js: Plan mode only explores and plans.\n[use_mcp_tool] s/t\n[use_mcp_tool] s/t reported an error (1 part)\n");
   });
 
+  it("prints how a command ended after its output, naming a command that went on in the background", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "command_output", text: "ok", command: { confinement: { kind: "none", why: "off" }, end: { kind: "exited", code: 0 } } });
+      p.show({ ts: 2, type: "say", say: "command_output", text: "", command: { confinement: { kind: "outside" }, end: { kind: "exited", code: 3 }, background: "npm run dev" } });
+    });
+    expect(text).toBe("command_output: ok\n[Exit code 0 · not sandboxed]\n[npm run dev: Exit code 3 · outside the sandbox]\n");
+  });
+
   it("ends a streamed line that was cut short before printing the next row (a retry after a stall)", () => {
     const text = printed((p) => {
       p.show({ ts: 1, type: "say", say: "text", text: "Thinking about it", partial: true });

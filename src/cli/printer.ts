@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../shared/messages";
+import { commandEndText, confinementShort } from "../shared/command-run";
 import { focusChainProgress } from "../shared/focus-chain";
 
 /**
@@ -85,6 +86,8 @@ function formatMessage(message: ChatMessage): string {
     }
     case "tool":
       return toolLine(message);
+    case "command_output":
+      return commandOutputLines(message);
     case "completion_result":
       return `\n✔ ${text}`;
     case "error":
@@ -102,6 +105,15 @@ function formatMessage(message: ChatMessage): string {
     default:
       return `${message.say}: ${text}`;
   }
+}
+
+/** A command's output; its last row also says how it ended (naming a command gone on in the background). */
+function commandOutputLines(message: ChatMessage): string {
+  const run = message.command;
+  const output = message.text ? `command_output: ${message.text}` : "";
+  if (!run?.end) return output || "command_output:";
+  const end = `[${run.background ? `${run.background}: ` : ""}${commandEndText(run.end)} · ${confinementShort(run.confinement)}]`;
+  return output ? `${output}\n${end}` : end;
 }
 
 function indent(text: string): string {

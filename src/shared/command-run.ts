@@ -57,4 +57,35 @@ export interface CommandRunInfo {
   end?: CommandEnd;
   /** What the sandbox blocked (the same finding the model is told of); unset when nothing. */
   blocked?: SandboxBlock[];
+  /**
+   * On the rows a run adds once the person let it go on in the background: the command as typed.
+   * Other rows (the model's next answer) come between, so these name it.
+   */
+  background?: string;
+}
+
+/** How a run ended, in a few words (the panel's row and the CLI's line). */
+export function commandEndText(end: CommandEnd | undefined): string {
+  if (!end) return "Still running";
+  switch (end.kind) {
+    case "exited":
+      return `Exit code ${end.code}`;
+    case "signal":
+      return `Ended by signal ${end.signal}`;
+    case "timeout":
+      return `Timed out after ${end.seconds} s: stopped`;
+    case "killed":
+      return "Stopped (Kill Command)";
+    case "cancelled":
+      return "Stopped: the task was cancelled";
+    case "background":
+      return "Still running, in the background";
+  }
+}
+
+/** The confinement, short, beside the end (the command row says it in full). */
+export function confinementShort(confinement: CommandConfinement): string {
+  if (confinement.kind === "sandboxed") return `in the sandbox (${confinement.technology})`;
+  if (confinement.kind === "outside") return "outside the sandbox";
+  return "not sandboxed";
 }

@@ -2,7 +2,8 @@
  * A command still running after a few seconds: the panel asks whether to go on while it runs, and
  * that question stays answerable while the command's output keeps arriving below it (the panel
  * once lost Proceed and Kill at the next output row, while the host still waited). A message typed
- * then answers it: the command goes on in the background and the model gets the message.
+ * then answers it: the command goes on in the background and the model gets the message. When it
+ * ends there, its last row names it and says how it ended, once.
  */
 import assert from "node:assert/strict";
 import { expectWebviewText, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
@@ -53,6 +54,16 @@ export default async function commandStillRunning(t) {
   const lastTurn = JSON.stringify(requests[1].body.messages.at(-1));
   assert.ok(lastTurn.includes(MESSAGE), `the typed message answers the still-running question and reaches the model; the last turn: ${lastTurn.slice(0, 400)}`);
   assert.ok(lastTurn.includes("still running in the background"), "the command went on in the background");
+
+  // The ticker ends in the background: the run's last row names it and says how it ended, once
+  // (an info row once said it again, in the model's words).
+  const ended = `Background command ended: ${COMMAND}`;
+  await expectWebviewText(webview, ended, 20_000);
+  const text = await webview.locator("body").innerText();
+  assert.equal(text.split(ended).length - 1, 1, "the end is shown once, on the run's last row");
+  assert.equal(text.includes(`${COMMAND}" ended`), false, `no second row says the command ended; the panel shows: ${text.slice(-600)}`);
+  assert.match(text.slice(text.indexOf(ended)), /^Background command ended: [^\n]+\s+(?:[^\n]*\n)*?[^\n]*Exit code 0 · /, "the last row gives the exit code and the confinement");
+  t.log(`ended in the background: screenshot: ${await saveScreenshot(page, "28-command-ended-in-background")}`);
 }
 
 /**

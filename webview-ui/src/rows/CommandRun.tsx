@@ -3,7 +3,7 @@
  * its output), how it ended, and what the sandbox blocked with the setting that would allow it.
  * The core sets every fact (src/shared/command-run.ts); nothing here reads the command's output.
  */
-import type { CommandConfinement, CommandEnd, CommandRunInfo, SandboxBlock } from "../../../src/shared/command-run";
+import { commandEndText, confinementShort, type CommandConfinement, type CommandRunInfo, type SandboxBlock } from "../../../src/shared/command-run";
 import { Icon } from "../components/Icon";
 import { usePanel } from "../state/panel-context";
 
@@ -41,31 +41,6 @@ export function Confinement({ confinement }: { confinement: CommandConfinement |
   );
 }
 
-export function endText(end: CommandEnd | undefined): string {
-  if (!end) return "Still running";
-  switch (end.kind) {
-    case "exited":
-      return `Exit code ${end.code}`;
-    case "signal":
-      return `Ended by signal ${end.signal}`;
-    case "timeout":
-      return `Timed out after ${end.seconds} s: stopped`;
-    case "killed":
-      return "Stopped (Kill Command)";
-    case "cancelled":
-      return "Stopped: the task was cancelled";
-    case "background":
-      return "Still running, in the background";
-  }
-}
-
-/** Short, beside the end: the command row above says it in full. */
-export function confinementShort(confinement: CommandConfinement): string {
-  if (confinement.kind === "sandboxed") return `in the sandbox (${confinement.technology})`;
-  if (confinement.kind === "outside") return "outside the sandbox";
-  return "not sandboxed";
-}
-
 /**
  * How the run ended (or, while its output streams, that it runs), with the confinement it ran
  * under; then what the sandbox blocked. A finished row of a run still going on says nothing here.
@@ -78,7 +53,7 @@ export function CommandEnding({ run, partial }: { run: CommandRunInfo; partial: 
     <>
       {(end !== undefined || partial) && (
         <p className={`command-end${failed ? " command-failed" : ""}`}>
-          <Icon name={icon} spin={icon === "loading"} /> {endText(end)} · {confinementShort(run.confinement)}
+          <Icon name={icon} spin={icon === "loading"} /> {commandEndText(end)} · {confinementShort(run.confinement)}
         </p>
       )}
       {run.blocked && run.blocked.length > 0 && <SandboxBlocks blocks={run.blocked} />}

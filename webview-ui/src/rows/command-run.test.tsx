@@ -47,6 +47,16 @@ describe("the output row", () => {
     );
   });
 
+  it("names a command gone on in the background on its later rows, since other rows come between", () => {
+    const run = { confinement: SANDBOXED, background: "npm run dev" };
+    expect(show(say("command_output", 1, { text: "ready", command: run })).text).toContain("Output of npm run dev, in the background");
+    const long = { ...run, background: "for i in 1 2 3 4 5 6 7 8 9 10; do echo tick-$i; done" };
+    expect(show(say("command_output", 3, { text: "tick-1", command: long })).text).toContain("Output of for i in 1 2 3 4 5 6 7 8 9 10;…, in the background");
+    expect(show(say("command_output", 2, { text: "", command: { ...run, end: { kind: "exited", code: 1 } } })).text).toContain(
+      "Background command ended: npm run dev Exit code 1 · in the sandbox (bubblewrap)",
+    );
+  });
+
   it.each([
     [{ kind: "signal", signal: "SIGTERM" } as const, "Ended by signal SIGTERM"],
     [{ kind: "timeout", seconds: 5 } as const, "Timed out after 5 s: stopped"],

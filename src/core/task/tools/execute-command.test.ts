@@ -175,8 +175,12 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
       expect(result).toContain("still running in the background");
       expect(result).toContain("Output:\nstarted");
       expect(result).not.toContain("second-part");
-      await vi.waitFor(() => expect(log.says.some((s) => s.kind === "info" && /ended.*exit code 4/.test(s.text ?? ""))).toBe(true), { timeout: 5_000 });
+      const command = "echo started; sleep 1; echo second-part; exit 4";
+      // The end is said once, by the run's last row, which names the command (other rows came between).
+      await vi.waitFor(() => expect(log.says.at(-1)?.command).toMatchObject({ end: { kind: "exited", code: 4 }, background: command }), { timeout: 5_000 });
+      expect(log.says.filter((s) => s.kind === "info")).toEqual([]);
       const outputs = log.says.filter((s) => s.kind === "command_output");
+      expect(outputs.filter((s) => s.command?.background !== undefined).map((s) => s.text)).toContain("second-part");
       expect(outputs.map((s) => s.text)).toContain("second-part");
       expect(outputs.filter((s) => s.partial)).toEqual(outputs.filter((s) => s.partial && s.text === "started"));
       expect(outputs.at(-1)?.partial).toBe(false);

@@ -263,7 +263,7 @@ class ChatOutput {
     this.endDue = true;
     await this.close();
     // Later rows (output in the background) are the run again, until its own end.
-    this.run = { confinement: this.run.confinement };
+    this.run = { confinement: this.run.confinement, ...(this.run.background === undefined ? {} : { background: this.run.background }) };
   }
 
   append(text: string): void {
@@ -284,14 +284,12 @@ class ChatOutput {
   continueInBackground(command: string, completion: Promise<CommandExit>, timeoutSeconds?: number): void {
     this.flush(true);
     this.background = true;
+    this.run = { ...this.run, background: command };
     const report = (error: unknown) =>
       this.ctx.host.window.notify("error", `Tandem: showing the output of "${command}" failed: ${errorText(error)}`);
     completion
-      .then(async (exit) => {
-        await this.end(endOf(exit, timeoutSeconds));
-        // A cancelled task is gone: there is no chat left to tell.
-        if (exit.stoppedBy !== "abort") await this.ctx.say("info", `Background command "${command}" ended. ${describeExit(exit, timeoutSeconds)}`);
-      })
+      // Its last row names the command and says how it ended.
+      .then((exit) => this.end(endOf(exit, timeoutSeconds)))
       .catch(report);
   }
 
