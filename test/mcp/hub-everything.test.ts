@@ -4,7 +4,7 @@
  * cancellation, roots, elicitation declined by default).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { McpServerSnapshot } from "../../src/core/mcp";
 import { serverScript, startHub, stdio, type TestHub } from "./support";
 
@@ -159,8 +159,12 @@ describe("server-filesystem and server-memory", () => {
   afterAll(() => t?.close());
 
   it("server-filesystem works in the roots Tandem offers (they replace its command-line folders)", async () => {
-    const dirs = await t.hub.callTool("filesystem", "list_allowed_directories", {});
-    expect(JSON.stringify(dirs.content)).toContain(t.folder);
+    // The server asks for the roots once initialized and answers from its command line until they
+    // arrive: on a loaded machine a first call can come before that.
+    await vi.waitFor(async () => expect(JSON.stringify((await t.hub.callTool("filesystem", "list_allowed_directories", {})).content)).toContain(t.folder), {
+      timeout: 15_000,
+      interval: 200,
+    });
     const { writeFile } = await import("node:fs/promises");
     await writeFile(`${t.folder}/note.txt`, "contents for the model");
     const read = await t.hub.callTool("filesystem", "read_text_file", { path: `${t.folder}/note.txt` });
