@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../shared/messages";
+import type { AskMessage, ChatMessage, SayMessage } from "../shared/messages";
 import { commandEndText, confinementShort } from "../shared/command-run";
 import { focusChainProgress } from "../shared/focus-chain";
 
@@ -60,23 +60,29 @@ export class CliPrinter {
 }
 
 function formatMessage(message: ChatMessage): string {
+  return message.type === "ask" ? formatAsk(message) : formatSay(message);
+}
+
+function formatAsk(message: AskMessage): string {
   const text = message.text ?? "";
-  if (message.type === "ask") {
-    switch (message.ask) {
-      case "tool":
-        return `? approve ${message.tool?.tool ?? "tool"} ${target(message)}`.trimEnd() + whyLine(message);
-      case "command":
-        return `? run command: ${text}${whyLine(message)}`;
-      case "command_output":
-        return `… ${text}`;
-      case "followup":
-        return `? ${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
-      case "plan_mode_respond":
-        return `\nplan:\n${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
-      default:
-        return `? ${message.ask}: ${text}`;
-    }
+  switch (message.ask) {
+    case "tool":
+      return `? approve ${message.tool?.tool ?? "tool"} ${target(message)}`.trimEnd() + whyLine(message);
+    case "command":
+      return `? run command: ${text}${whyLine(message)}`;
+    case "command_output":
+      return `… ${text}`;
+    case "followup":
+      return `? ${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
+    case "plan_mode_respond":
+      return `\nplan:\n${text}${message.options?.length ? `\n  options: ${message.options.join(" | ")}` : ""}`;
+    default:
+      return `? ${message.ask}: ${text}`;
   }
+}
+
+function formatSay(message: SayMessage): string {
+  const text = message.text ?? "";
   switch (message.say) {
     case "task":
       return `task: ${text}`;
