@@ -1,7 +1,8 @@
 // The one definition of how Tandem is bundled. esbuild.mjs builds dist/ with it, and the bundle
 // tests (test/bundle/) build a temp folder with it, so a build option that breaks a tool fails CI.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,20 +12,34 @@ export const REPO_ROOT = dirname(fileURLToPath(import.meta.url));
 /**
  * Modules that gather big libraries only some tool calls need (PDF and Word reading, web pages to
  * Markdown: 2.6 MB of the 6 MB bundles). Each is built as its own file, `<outdir>/lazy/<name>.js`,
- * and the bundles' dynamic import of it stays a real import() of that file, so starting the CLI or
- * opening the panel does not parse them.
+ * and the bundles' dynamic import of it becomes a require() of that file when first used, so
+ * starting the CLI or opening the panel does not parse them.
  */
 export const LAZY_MODULES = ["src/core/files/document-libraries.ts", "src/core/task/tools/web-page-libraries.ts"];
 
 const lazyName = (file) => file.replace(/^.*\//, "").replace(/\.ts$/, "");
 
-const lazyModulesPlugin = {
-  name: "lazy-modules",
+const REQUIRED_LATER = "required-later";
+
+/**
+ * No native import() is left in the bundles: the CLI runs its bundle through node:vm with a code
+ * cache (src/cli/launcher.ts), where import() does not work on Node 20. Each dynamic import of a
+ * lazy module or of a Node module becomes a small CommonJS module that requires it, which esbuild
+ * calls when the import runs. (A dependency's import of a computed name stays: the sandbox
+ * library's Windows backend, never used here.)
+ */
+const requireLaterPlugin = {
+  name: REQUIRED_LATER,
   setup(build) {
-    const names = LAZY_MODULES.map(lazyName);
-    build.onResolve({ filter: new RegExp(`/(${names.join("|")})$`) }, (args) =>
-      args.kind === "dynamic-import" ? { path: `./lazy/${lazyName(args.path)}.js`, external: true } : undefined,
-    );
+    const lazy = new RegExp(`/(${LAZY_MODULES.map(lazyName).join("|")})$`);
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== "dynamic-import" || args.namespace === REQUIRED_LATER) return undefined;
+      if (lazy.test(args.path)) return { path: `./lazy/${lazyName(args.path)}.js`, namespace: REQUIRED_LATER };
+      if (isBuiltin(args.path)) return { path: args.path, namespace: REQUIRED_LATER };
+      return undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: REQUIRED_LATER }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+    build.onResolve({ filter: /.*/, namespace: REQUIRED_LATER }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -32,7 +47,9 @@ const lazyModulesPlugin = {
 const entries = [
   { in: "src/extension.ts", out: "extension" },
   { in: "src/core/controller/webview-session.ts", out: "core" },
-  { in: "src/cli/main.ts", out: "cli" },
+  // `tandem` (cli.js) runs the CLI's bundle (cli-main.js) with its code cache.
+  { in: "src/cli/launcher.ts", out: "cli" },
+  { in: "src/cli/main.ts", out: "cli-main" },
   ...LAZY_MODULES.map((file) => ({ in: file, out: `lazy/${lazyName(file)}` })),
 ].filter((entry) => existsSync(join(REPO_ROOT, entry.in)));
 
@@ -81,7 +98,7 @@ export function bundleOptions({ outdir, production }) {
     // ESM-only dependencies (p-wait-for) are bundled into the CommonJS output; keep import.meta.url working.
     define: { "import.meta.url": "__tandemImportMetaUrl" },
     banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
-    plugins: [lazyCorePlugin, lazyModulesPlugin],
+    plugins: [lazyCorePlugin, requireLaterPlugin],
   };
 }
 
@@ -124,4 +141,18 @@ export function copySandboxVendor(outdir) {
     copyFileSync(join(library, file), target);
     chmodSync(target, mode);
   }
+}
+
+/**
+ * The V8 code cache of the CLI bundle, `<outdir>/cli-main.js.cache`: made by a `tandem --help`
+ * run, so it holds what a start compiles. Without it the CLI compiles as usual.
+ * @param {string} outdir
+ */
+export function writeCliCodeCache(outdir) {
+  const folder = resolve(REPO_ROOT, outdir);
+  const run = spawnSync(process.execPath, [join(folder, "cli.js"), "--help"], {
+    env: { ...process.env, TANDEM_CODE_CACHE_OUT: join(folder, "cli-main.js.cache") },
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(`making the CLI's code cache failed (exit ${run.status}): ${run.stderr || run.error?.message}`);
 }

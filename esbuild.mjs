@@ -2,7 +2,7 @@
 // options of esbuild-options.mjs (shared with the bundle tests).
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from "esbuild";
-import { bundleOptions, copySandboxVendor, copyTreeSitterWasm } from "./esbuild-options.mjs";
+import { bundleOptions, copySandboxVendor, copyTreeSitterWasm, writeCliCodeCache } from "./esbuild-options.mjs";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -37,4 +37,5 @@ if (watch) {
   await context.watch();
 } else {
   await esbuild.build(options);
+  writeCliCodeCache("dist");
 }

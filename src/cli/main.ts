@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `tandem`: the agent without an editor. Runs one task in a folder (or resumes a saved one),
  * prints its messages, asks approvals on the terminal (unless --yolo), and exits 0 when the task

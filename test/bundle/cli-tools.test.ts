@@ -49,11 +49,11 @@ describe("the production CLI bundle", () => {
     expect(extension.length).toBeLessThan((await readFile(join(bundle, "core.js"), "utf8")).length / 10);
   });
 
-  it("keeps the document and web page libraries in lazy/, imported by cli.js and core.js only when first used", async () => {
+  it("keeps the document and web page libraries in lazy/, required by the CLI's bundle and core.js only when first used", async () => {
     const lazyFiles = LAZY_MODULES.map((file) => `./lazy/${file.replace(/^.*\//, "").replace(/\.ts$/, "")}.js`);
-    for (const file of ["cli.js", "core.js"]) {
+    for (const file of ["cli-main.js", "core.js"]) {
       const text = await readFile(join(bundle, file), "utf8");
-      const imported = [...new Set([...text.matchAll(/import\("(\.\/lazy\/[^"]+)"\)/g)].map((m) => m[1]))].sort();
+      const imported = [...new Set([...text.matchAll(/require\("(\.\/lazy\/[^"]+)"\)/g)].map((m) => m[1]))].sort();
       expect(imported, file).toEqual([...lazyFiles].sort());
       // pdf.js's and Readability's own code is not in the bundle people start.
       expect(text, file).not.toContain("isProbablyReaderable");

@@ -62,10 +62,10 @@ describe("the sandbox's helper files in the production build", () => {
   });
 
   it("go with bundles that carry the library itself: the .vsix and dist/ ship no node_modules", async () => {
-    for (const file of ["core.js", "cli.js"]) {
+    for (const file of ["core.js", "cli-main.js"]) {
       expect(await readFile(join(bundle, file), "utf8"), file).not.toMatch(/require\(["']@anthropic-ai\/sandbox-runtime["']\)/);
     }
-    expect(await readFile(join(bundle, "cli.js"), "utf8")).toContain("apply-seccomp");
+    expect(await readFile(join(bundle, "cli-main.js"), "utf8")).toContain("apply-seccomp");
   });
 
   it("leave the optional Windows SDK out of the bundle instead of failing the build on it", async () => {

@@ -1,5 +1,5 @@
 /**
- * Builds what `npm run package` ships (extension.js, core.js, cli.js, tree-sitter/, vendor/) once
+ * Builds what `npm run package` ships (extension.js, core.js, cli.js with cli-main.js and its code cache, tree-sitter/, vendor/) once
  * per test run, for every test that drives the production bundles. TANDEM_TEST_BUNDLES names a
  * folder that already holds them (CI's build step), so a run builds nothing at all.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import type { TestProject } from "vitest/node";
-import { bundleOptions, copySandboxVendor, copyTreeSitterWasm } from "../../esbuild-options.mjs";
+import { bundleOptions, copySandboxVendor, copyTreeSitterWasm, writeCliCodeCache } from "../../esbuild-options.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -40,4 +40,5 @@ export async function buildProductionBundles(outdir: string): Promise<void> {
   await esbuild.build({ ...bundleOptions({ outdir, production: true }), logLevel: "silent" });
   copyTreeSitterWasm(outdir);
   copySandboxVendor(outdir);
+  writeCliCodeCache(outdir);
 }
