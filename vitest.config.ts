@@ -45,6 +45,10 @@ export default defineConfig({
           ...shared,
           name: "unit",
           environment: "node",
+          // Files share a worker's modules (and, for the webview, its jsdom) instead of loading
+          // them again each: 55 s to 21 s for both projects. No test mocks modules, and shuffled
+          // orders pass; the guards are setup files, which run for every file still.
+          isolate: false,
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [...shared.exclude, ...INTEGRATION],
           setupFiles: ["test/support/unit-guard.ts", "test/support/no-sleep.ts"],
@@ -57,6 +61,7 @@ export default defineConfig({
           ...shared,
           name: "webview",
           environment: "jsdom",
+          isolate: false,
           include: ["webview-ui/src/**/*.test.{ts,tsx}"],
           setupFiles: ["webview-ui/vitest.setup.ts", "test/support/unit-guard.ts"],
           // @lit/react's "node" build never sets element properties (it expects server rendering);
