@@ -74,6 +74,10 @@ export default defineConfig({
           ...shared,
           name: "integration",
           environment: "node",
+          // A hang's limit, not a speed check: beside the e2e suite on two cores, a test of many
+          // processes (git, the CLI) once took over 20 s where it takes 1 s alone.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           include: INTEGRATION,
           globalSetup: ["test/support/bundles.global-setup.ts"],
         },
