@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,5 +31,26 @@ describe("MessageState.addUserContent", () => {
     ]);
     await state.flush();
     expect(await new TaskStorage(dir, "t1").loadApiHistory()).toEqual(state.apiHistory);
+  });
+});
+
+describe("MessageState.close", () => {
+  it("saves what was said, then neither records nor announces a late change (the task's folder may be gone)", async () => {
+    dir = await mkdtemp(join(tmpdir(), "tandem-state-"));
+    const announced: number[] = [];
+    const listener = { onMessageAdded: (m: { ts: number }) => announced.push(m.ts), onMessageUpdated: (m: { ts: number }) => announced.push(m.ts), onMessagesRemoved() {} };
+    const state = new MessageState(listener, new TaskStorage(dir, "t1"), (error) => {
+      throw error;
+    });
+    state.add({ ts: 1, type: "say", say: "text", text: "before" });
+    await state.close();
+    await rm(dir, { recursive: true, force: true });
+    state.add({ ts: 2, type: "say", say: "command_output", text: "late" });
+    expect(state.update(1, (m) => (m.text = "changed"))).toBeUndefined();
+    state.addApiMessage({ role: "user", content: "late" });
+    await state.flush();
+    expect(announced).toEqual([1]);
+    expect(state.chatMessages.map((m) => m.text)).toEqual(["before"]);
+    await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
   });
 });

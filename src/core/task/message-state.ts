@@ -28,6 +28,8 @@ export class MessageState {
   private lastTs = 0;
   private readonly chatJournal: HistoryJournal<ChatMessage> | undefined;
   private readonly apiJournal: HistoryJournal<ApiMessage> | undefined;
+  /** The task is over and its histories saved: a late change (a background command's end) is dropped. */
+  private closed = false;
 
   constructor(
     private readonly listener: ChatListener,
@@ -65,6 +67,7 @@ export class MessageState {
   }
 
   add(message: ChatMessage): void {
+    if (this.closed) return;
     this.indexByTs.set(message.ts, this.chatMessages.length);
     this.chatMessages.push(message);
     this.chatJournal?.append({ push: message });
@@ -73,7 +76,7 @@ export class MessageState {
 
   /** Applies a change to a message in place and announces it; persists once it is complete. */
   update(ts: number, change: (message: ChatMessage) => void): ChatMessage | undefined {
-    const message = this.find(ts);
+    const message = this.closed ? undefined : this.find(ts);
     if (!message) return undefined;
     change(message);
     if (!message.partial) this.chatJournal?.append({ set: message });
@@ -83,6 +86,7 @@ export class MessageState {
 
   /** Removes the given messages (a failed attempt's partial output before it is retried). */
   remove(timestamps: readonly number[]): void {
+    if (this.closed) return;
     if (timestamps.length === 0) return;
     const doomed = new Set(timestamps);
     const kept = this.chatMessages.filter((m) => !doomed.has(m.ts));
@@ -93,6 +97,7 @@ export class MessageState {
   }
 
   addApiMessage(message: ApiMessage): void {
+    if (this.closed) return;
     this.apiHistory.push(message);
     this.apiJournal?.append({ push: message });
   }
@@ -113,12 +118,14 @@ export class MessageState {
 
   /** Replaces one message in place (an old read's text made short): one small record, not the whole history. */
   replaceApiMessage(index: number, message: ApiMessage): void {
+    if (this.closed) return;
     if (index < 0 || index >= this.apiHistory.length) throw new RangeError(`There is no API message ${index} to replace.`);
     this.apiHistory[index] = message;
     this.apiJournal?.append({ replace: { index, item: message } });
   }
 
   setApiHistory(history: ApiMessage[]): void {
+    if (this.closed) return;
     this.apiHistory = history;
     this.apiJournal?.append({ reset: history });
   }
@@ -126,6 +133,15 @@ export class MessageState {
   /** Resolves when everything announced so far is on the disk itself (safe from a power cut too). */
   async flush(): Promise<void> {
     await Promise.all([this.chatJournal?.flush(), this.apiJournal?.flush()]);
+  }
+
+  /**
+   * The task is disposed: from now on nothing is recorded or announced (a background command
+   * killed with the task ends after this, and its folder may be deleted by then); then flushes.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
   }
 
   private rebuildIndex(): void {

@@ -193,7 +193,7 @@ export class TaskScope {
     }
     this.commands.dispose();
     this.mode.dispose();
-    await this.messages.flush().catch((error: unknown) => this.report(error));
+    await this.messages.close().catch((error: unknown) => this.report(error));
     await this.mode.flush();
   }
 }
