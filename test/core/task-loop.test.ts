@@ -376,14 +376,15 @@ describe("streaming to the UI", () => {
 });
 
 describe.each(providers)("cancelling a task through %s", (provider) => {
-  it("during the stream: stops within a second, keeps the partial answer, sends nothing more", async () => {
-    const h = await open({ provider, turns: [{ text: "word ".repeat(400), chunkSize: 5, delayMs: 10 }, completion()] });
+  it("during the stream: stops at once, keeps the partial answer, sends nothing more", async () => {
+    // The whole answer takes 20 s; the bounds below say "at once" loosely enough for a busy machine.
+    const h = await open({ provider, turns: [{ text: "word ".repeat(400), chunkSize: 5, delayMs: 50 }, completion()] });
     await h.start("Write a lot");
     await waitFor(() => h.messages.some((m) => m.type === "say" && m.say === "text" && (m.text ?? "").includes("word word word")));
     const started = Date.now();
     await h.controller.cancelTask();
     expect(await h.finished()).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     const last = h.apiHistory().at(-1) as ApiMessage;
     expect(last.role).toBe("assistant");
     expect(JSON.stringify(last.content)).toContain("word word");
@@ -428,7 +429,7 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     const started = Date.now();
     await h.controller.cancelTask();
     expect(await h.finished()).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(h.server.requests).toHaveLength(1);
     // The question's row says it was cancelled, not that the person rejected it.
@@ -459,7 +460,7 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     const started = Date.now();
     await h.controller.cancelTask();
     expect(await h.finished()).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     await new Promise((r) => setTimeout(r, 200));
     expect(h.server.requests).toHaveLength(1);
     await expectConsistent(h);
@@ -472,7 +473,7 @@ describe.each(providers)("cancelling a task through %s", (provider) => {
     const started = Date.now();
     await h.controller.cancelTask();
     expect(await h.finished()).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(h.server.requests).toHaveLength(1);
     await expectConsistent(h);
   });

@@ -189,7 +189,7 @@ describe("pacing, disconnects and close", () => {
     })().catch((e: unknown) => e);
     const started = performance.now();
     await server.close();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(5_000); // stalled streams would hold it for ever
     expect(await drainA).toMatchObject({ message: "terminated" });
     expect(await drainB).toMatchObject({ message: "terminated" });
     server = await startScriptedModelServer(); // afterEach closes this one

@@ -243,7 +243,7 @@ describe.skipIf(process.platform === "win32")("execute_command", () => {
     const started = Date.now();
     abort.abort();
     const result = text(await run);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000); // the command sleeps 30 s
     expect(result).toMatch(/^The command was stopped because the task was cancelled\./);
     await vi.waitFor(() => expect(isAlive(grandchild)).toBe(false), { timeout: 2_000 });
   });
