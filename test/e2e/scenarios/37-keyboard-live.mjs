@@ -10,6 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { tandemWebviewFrame } from "../lib/axe.mjs";
+import { waitUntil } from "../lib/wait.mjs";
 import { expectWebviewText, openFileInEditor, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "keyboard only: send, approve, run, start a new task, the menus and Plan/Act, with the focus back in the input; the live regions and aria-busy say what happens";
@@ -139,11 +140,15 @@ export default async function keyboardLive(t) {
 
   // In an editor the key is the editor's (Linux's block comment): the mode stays.
   await openFileInEditor(page, "app.ts");
-  await page.locator(".monaco-editor textarea").first().focus();
+  // The file's text shown first: on a loaded machine a key pressed before that goes nowhere.
+  const firstLine = page.locator(".monaco-editor .view-line").first();
+  await firstLine.filter({ hasText: "export const app" }).waitFor({ timeout: 10_000 });
+  await firstLine.click();
   await page.keyboard.press("Control+Shift+A");
-  await page.waitForTimeout(1_000);
+  let line = "";
+  await waitUntil(async () => /\/\*/.test((line = await firstLine.innerText())), "in an editor Ctrl+Shift+A stays the editor's (block comment on Linux)").catch((error) => {
+    throw new Error(`${error.message}; the line reads ${line}`);
+  });
   assert.equal(await mode(), "Act", "Ctrl+Shift+A in an editor leaves the mode alone");
-  const line = await page.locator(".monaco-editor .view-line").first().innerText();
-  assert.match(line, /\/\*/, `in an editor Ctrl+Shift+A stays the editor's (block comment on Linux): the line reads ${line}`);
   t.log(`keyboard flow done; screenshot: ${await saveScreenshot(page, "37-keyboard-editor")}`);
 }
