@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { waitUntil } from "../lib/wait.mjs";
 import { openTandemView, expectWebviewText, runCommand, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "the command row shows the sandbox state and the exit code, a block says why and which setting allows it; the terminal shows each command once";
@@ -82,8 +83,18 @@ export default async function sandboxVisible(t) {
   await runCommand(page, "View: Toggle Maximized Panel");
   const terminal = page.locator(".part.panel .terminal-wrapper.active .xterm-rows");
   await terminal.first().waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(500);
-  const screen = (await terminal.first().innerText()).replace(/\u00a0/g, " ");
+  // Drawn in its own time (slower on a loaded machine): read once all three commands show, and
+  // again a moment later, when a repeated line would show too.
+  const read = async () => (await terminal.first().innerText()).replace(/\u00a0/g, " ");
+  let screen = "";
+  await waitUntil(async () => {
+    screen = await read();
+    return [OK, THREE, BLOCKED].every((command) => screen.includes(command));
+  }, "the terminal shows the three commands").catch((error) => {
+    throw new Error(`${error.message}; it shows: ${oneLine(screen)}`);
+  });
+  await page.waitForTimeout(300);
+  screen = await read();
   t.log(`terminal: ${oneLine(screen)}; screenshot: ${await saveScreenshot(page, "35-sandbox-visible-terminal")}`);
   assert.doesNotMatch(screen, /sandboxed-command-|launchers\//, `the terminal shows no launcher line; it shows: ${oneLine(screen)}`);
   for (const command of [OK, THREE, BLOCKED]) {
