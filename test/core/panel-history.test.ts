@@ -64,7 +64,7 @@ const history = (): readonly HistoryItem[] => {
 };
 const entry = (id: string) => history().find((h) => h.id === id);
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what} did not happen in time`);
@@ -122,7 +122,8 @@ describe("a task that finished, opened again from History", () => {
     // With the result on screen, the entry has the task's totals once its request is over.
     await until(() => entry(id)?.usage.tokensOut === 20, "History holding the totals");
     expect(entry(id)).toMatchObject({ usage: { tokensIn: 300, tokensOut: 20, cacheReads: 5_000, cacheWrites: 700 }, status: "completed" });
-    server.enqueue({ text: "Adding it.", chunkSize: 2, delayMs: 20 }, done);
+    // Streamed over about 3 s, so "running" lasts long enough to be seen on a loaded machine.
+    server.enqueue({ text: "Adding it. ".repeat(30), chunkSize: 4, delayMs: 40 }, done);
     await send(answer("reply", "Add a title."));
     await until(() => entry(id)?.status === "running", "History saying running");
     await openAsk("completion_result");
