@@ -8,5 +8,5 @@ export declare function bundleOptions(target: { outdir: string; production: bool
 export declare function copyTreeSitterWasm(outdir: string): void;
 export declare const SANDBOX_VENDOR_FILES: readonly { readonly file: string; readonly mode: number }[];
 export declare function copySandboxVendor(outdir: string): void;
-/** Writes <outdir>/cli-main.js.cache, the V8 code cache the CLI launcher (cli.js) runs its bundle with. */
+/** Writes <outdir>/cli-main.js.cache, the V8 code cache the CLI launcher (cli.js) compiles the agent bundle with. */
 export declare function writeCliCodeCache(outdir: string): void;

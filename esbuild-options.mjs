@@ -1,9 +1,9 @@
 // The one definition of how Tandem is bundled. esbuild.mjs builds dist/ with it, and the bundle
 // tests (test/bundle/) build a temp folder with it, so a build option that breaks a tool fails CI.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createRequire, isBuiltin } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root: builds resolve their entries from here, whatever the caller's cwd. */
@@ -11,31 +11,35 @@ export const REPO_ROOT = dirname(fileURLToPath(import.meta.url));
 
 /**
  * Modules that gather big libraries only some tool calls need (PDF and Word reading, web pages to
- * Markdown: 2.6 MB of the 6 MB bundles). Each is built as its own file, `<outdir>/lazy/<name>.js`,
- * and the bundles' dynamic import of it becomes a require() of that file when first used, so
- * starting the CLI or opening the panel does not parse them.
+ * Markdown: 2.6 MB of the 6 MB bundles; the shell parser, 1.3 MB). Each is built as its own file,
+ * `<outdir>/lazy/<name>.js`, and the bundles' import of it becomes a require() of that file, made
+ * when the importing module is first evaluated (a dynamic import, or a static one in a module that
+ * is itself imported dynamically), so starting the CLI or opening the panel does not read them.
  */
-export const LAZY_MODULES = ["src/core/files/document-libraries.ts", "src/core/task/tools/web-page-libraries.ts"];
+export const LAZY_MODULES = ["src/core/files/document-libraries.ts", "src/core/task/tools/web-page-libraries.ts", "src/core/permissions/shell-parser-library.ts"];
 
 const lazyName = (file) => file.replace(/^.*\//, "").replace(/\.ts$/, "");
 
 const REQUIRED_LATER = "required-later";
 
 /**
- * No native import() is left in the bundles: the CLI runs its bundle through node:vm with a code
- * cache (src/cli/launcher.ts), where import() does not work on Node 20. Each dynamic import of a
- * lazy module or of a Node module becomes a small CommonJS module that requires it, which esbuild
- * calls when the import runs. (A dependency's import of a computed name stays: the sandbox
- * library's Windows backend, never used here.)
+ * No native import() is left in the bundles: the CLI and the extension run the big ones
+ * (cli-main.js, core.js) through node:vm with a code cache (src/core/util/cached-bundle.ts), where
+ * import() does not work on Node 20. Each dynamic import of a lazy module or of a Node module
+ * becomes a small CommonJS module that requires it, which esbuild calls when the import runs.
+ * (A dependency's import of a computed name stays: the sandbox library's Windows backend, never
+ * used here.) A static import of a lazy module becomes a require() of its file.
  */
 const requireLaterPlugin = {
   name: REQUIRED_LATER,
   setup(build) {
     const lazy = new RegExp(`/(${LAZY_MODULES.map(lazyName).join("|")})$`);
     build.onResolve({ filter: /.*/ }, (args) => {
-      if (args.kind !== "dynamic-import" || args.namespace === REQUIRED_LATER) return undefined;
-      if (lazy.test(args.path)) return { path: `./lazy/${lazyName(args.path)}.js`, namespace: REQUIRED_LATER };
-      if (isBuiltin(args.path)) return { path: args.path, namespace: REQUIRED_LATER };
+      if (args.namespace === REQUIRED_LATER) return undefined;
+      const dynamic = args.kind === "dynamic-import";
+      // A static import of an external is a require() already, made where the importer is evaluated.
+      if (lazy.test(args.path)) return dynamic ? { path: `./lazy/${lazyName(args.path)}.js`, namespace: REQUIRED_LATER } : { path: `./lazy/${lazyName(args.path)}.js`, external: true };
+      if (dynamic && isBuiltin(args.path)) return { path: args.path, namespace: REQUIRED_LATER };
       return undefined;
     });
     build.onLoad({ filter: /.*/, namespace: REQUIRED_LATER }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
@@ -43,37 +47,49 @@ const requireLaterPlugin = {
   },
 };
 
+/**
+ * The sandbox library finds programs (bwrap, socat, the shell) by running `which` under a 1 s
+ * limit, at each start and for every command; on a loaded machine the limit passed and an
+ * installed socat was reported missing, which turned the sandbox off (--sandbox on then refused
+ * every command). The bundles use src/core/sandbox/program-lookup.ts instead: the same answer,
+ * found in this process. A library that no longer has that module fails the build here, not a
+ * command at run time.
+ */
+const SANDBOX_LIBRARY = `${sep}node_modules${sep}@anthropic-ai${sep}sandbox-runtime${sep}`;
+const inProcessWhichPlugin = {
+  name: "in-process-which",
+  setup(build) {
+    let libraryBundled = false;
+    let swapped = false;
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (!args.importer.includes(SANDBOX_LIBRARY)) return undefined;
+      libraryBundled = true;
+      if (args.path !== "../utils/which.js") return undefined;
+      swapped = true;
+      return { path: join(REPO_ROOT, "src/core/sandbox/program-lookup.ts") };
+    });
+    build.onEnd((result) => {
+      if (libraryBundled && !swapped && result.errors.length === 0) {
+        throw new Error("@anthropic-ai/sandbox-runtime no longer imports ../utils/which.js: see inProcessWhichPlugin in esbuild-options.mjs");
+      }
+    });
+  },
+};
+
 /** Entry points that exist in this checkout. */
 const entries = [
   { in: "src/extension.ts", out: "extension" },
+  // The agent core, loaded by extension.js when the panel first opens (src/host/vscode/core-bundle.ts).
   { in: "src/core/controller/webview-session.ts", out: "core" },
-  // `tandem` (cli.js) runs the CLI's bundle (cli-main.js) with its code cache.
+  // `tandem` (cli.js) reads the command line; only work for the agent loads its bundle (cli-main.js), with its code cache.
   { in: "src/cli/launcher.ts", out: "cli" },
   { in: "src/cli/main.ts", out: "cli-main" },
+  // `tandem checkpoints list|restore`, which the launcher loads instead of the agent's bundle.
+  { in: "src/cli/checkpoints-command.ts", out: "cli-checkpoints" },
+  // `tandem --list-tasks` and `tandem export`, likewise without the agent's bundle.
+  { in: "src/cli/history-command.ts", out: "cli-history" },
   ...LAZY_MODULES.map((file) => ({ in: file, out: `lazy/${lazyName(file)}` })),
 ].filter((entry) => existsSync(join(REPO_ROOT, entry.in)));
-
-const LAZY_CORE = "lazy-core";
-
-/**
- * Activation stays cheap: extension.js holds only the VS Code host. The agent core (Controller,
- * tools, provider SDKs, parsers) is its own file, core.js, loaded when the panel first opens.
- * The extension's `import("./core/controller/webview-session")` becomes a small CommonJS module
- * that calls require("./core.js"): the extension host resolves CommonJS, as the bundle is. Only
- * this one import is turned into require(); every other dynamic import stays native, because
- * dependencies rely on it (web-tree-sitter declares its own `var require` in the function that
- * does `await import("module")`, so a rewritten import would call that undefined local).
- */
-const lazyCorePlugin = {
-  name: LAZY_CORE,
-  setup(build) {
-    build.onResolve({ filter: /core\/controller\/webview-session$/ }, (args) =>
-      args.kind === "dynamic-import" ? { path: "core.js", namespace: LAZY_CORE } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: LAZY_CORE }, () => ({ contents: 'module.exports = require("./core.js");', loader: "js" }));
-    build.onResolve({ filter: /^\.\/core\.js$/, namespace: LAZY_CORE }, () => ({ path: "./core.js", external: true }));
-  },
-};
 
 /**
  * The esbuild options of a build into `outdir` (absolute, or relative to the repository).
@@ -98,7 +114,7 @@ export function bundleOptions({ outdir, production }) {
     // ESM-only dependencies (p-wait-for) are bundled into the CommonJS output; keep import.meta.url working.
     define: { "import.meta.url": "__tandemImportMetaUrl" },
     banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
-    plugins: [lazyCorePlugin, requireLaterPlugin],
+    plugins: [inProcessWhichPlugin, requireLaterPlugin],
   };
 }
 
@@ -144,15 +160,17 @@ export function copySandboxVendor(outdir) {
 }
 
 /**
- * The V8 code cache of the CLI bundle, `<outdir>/cli-main.js.cache`: made by a `tandem --help`
- * run, so it holds what a start compiles. Without it the CLI compiles as usual.
+ * The V8 code cache of the CLI's agent bundle, `<outdir>/cli-main.js.cache`: made by loading the
+ * bundle as the launcher does (cli.js's compileCli), so it holds what a start compiles. Without
+ * it the agent compiles as usual. The old one goes first: V8 checks a cache against the source's
+ * length only, so an earlier build's could pass for this one's.
  * @param {string} outdir
  */
 export function writeCliCodeCache(outdir) {
   const folder = resolve(REPO_ROOT, outdir);
-  const run = spawnSync(process.execPath, [join(folder, "cli.js"), "--help"], {
-    env: { ...process.env, TANDEM_CODE_CACHE_OUT: join(folder, "cli-main.js.cache") },
-    encoding: "utf8",
-  });
+  const cache = join(folder, "cli-main.js.cache");
+  rmSync(cache, { force: true });
+  const make = `const cli = require(${JSON.stringify(join(folder, "cli.js"))}).compileCli(${JSON.stringify(folder)}); cli.load(); require("node:fs").writeFileSync(${JSON.stringify(cache)}, cli.createCache());`;
+  const run = spawnSync(process.execPath, ["-e", make], { encoding: "utf8", timeout: 60_000 });
   if (run.status !== 0) throw new Error(`making the CLI's code cache failed (exit ${run.status}): ${run.stderr || run.error?.message}`);
 }

@@ -1,6 +1,7 @@
 // Bundles the extension host entry, the lazy agent core and the headless CLI into dist/, with the
 // options of esbuild-options.mjs (shared with the bundle tests).
 // Usage: node esbuild.mjs [--production] [--watch]
+import { statSync } from "node:fs";
 import * as esbuild from "esbuild";
 import { bundleOptions, copySandboxVendor, copyTreeSitterWasm, writeCliCodeCache } from "./esbuild-options.mjs";
 
@@ -22,11 +23,21 @@ const problemMatcherPlugin = {
   },
 };
 
+/** Each rebuild of cli-main.js gets its own code cache: V8 would take an old one of the same length for it. */
+const codeCachePlugin = {
+  name: "code-cache",
+  setup(build) {
+    build.onEnd((result) => {
+      if (result.errors.length === 0) writeCliCodeCache("dist");
+    });
+  },
+};
+
 const shipped = bundleOptions({ outdir: "dist", production });
 const options = {
   ...shipped,
   logLevel: watch ? "silent" : "info",
-  plugins: watch ? [...shipped.plugins, problemMatcherPlugin] : shipped.plugins,
+  plugins: watch ? [...shipped.plugins, codeCachePlugin, problemMatcherPlugin] : shipped.plugins,
 };
 
 copyTreeSitterWasm("dist");
@@ -36,6 +47,8 @@ if (watch) {
   const context = await esbuild.context(options);
   await context.watch();
 } else {
+  // esbuild's summary lists each bundle's size; the code cache is made after it.
   await esbuild.build(options);
   writeCliCodeCache("dist");
+  console.log(`  dist/cli-main.js.cache  ${(statSync("dist/cli-main.js.cache").size / 1024 / 1024).toFixed(1)}mb  (the V8 code cache the CLI compiles its agent bundle with)\n`);
 }

@@ -9,9 +9,9 @@ import { LongFirstSequencer } from "./test/support/long-first-sequencer";
  * which fails a test that waits in real time).
  */
 const INTEGRATION = [
-  "test/{bundle,checkpoints,cli,core,mcp,sandbox,sandbox-core,security,storage,support,tools}/**/*.test.ts",
+  "test/{bundle,checkpoints,cli,core,hooks,mcp,sandbox,sandbox-core,security,storage,support,tools}/**/*.test.ts",
   // The provider clients against the scripted model server.
-  "test/api/{anthropic,openai,openai-responses,provider-wire}.test.ts",
+  "test/api/{anthropic,openai,openai-responses,provider-wire,vertex,gemini,bedrock,model-lists}.test.ts",
   // The host adapter with a real model server, GNU patch and a shell.
   "test/host/{edit-preview,line-diff,terminal-command}.test.ts",
   // Beside their modules, but real processes: the shell, ripgrep, mkfifo, a killed writer.

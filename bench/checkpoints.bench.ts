@@ -11,14 +11,25 @@
  * - a save when nothing changed (against `git status` on the copy, for scale);
  * - after 50 rounds of small edits, the store's bytes on disk against the tracked files' sizes:
  *   target under 1.2x (raw git's .git printed beside it);
- * - a restore of the first checkpoint after those rounds, and changes() of it, for scale.
+ * - changes() of the first checkpoint after those rounds (and a round adding and deleting
+ *   files), for scale;
+ * - a restore of that first checkpoint as the panel does it (open the task's store, restoreFiles)
+ *   against raw `git checkout --no-overlay <commit> -- .` of the same commit on the copy (the same
+ *   files written and deleted, the index updated): target within 3x;
+ * - the same restore through the CLI bundle, `node dist/cli.js checkpoints restore 0 --scope
+ *   files` (skipped when dist/ is not built; TANDEM_CLI=path picks another bundle), with a run
+ *   of the bundle that restores nothing beside it for its start-up.
  * `RUNS=1 ROUNDS=20 npm run bench checkpoints` for a shorter run.
  */
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CheckpointStore, checkpointStoreSize } from "../src/core/checkpoints";
+import { TaskHistory } from "../src/core/storage/task-history";
+import { TaskStorage } from "../src/core/storage/task-storage";
+import type { ChatMessage } from "../src/shared/messages";
+import { ZERO_USAGE } from "../src/shared/usage";
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 50);
@@ -30,6 +41,11 @@ const TARGET_INITIAL_RATIO = 1.5;
 const TARGET_ROUND_MS = 300;
 const TARGET_ROUND_RATIO = 2;
 const TARGET_SIZE_RATIO = 1.2;
+const TARGET_RESTORE_RATIO = 3;
+/** Files the round before the restores adds, and files it deletes. */
+const CHURN_FILES = 20;
+/** The CLI bundle the CLI restore line runs (`npm run package` builds it). */
+const CLI = process.env.TANDEM_CLI ?? join(process.cwd(), "dist", "cli.js");
 
 export async function run(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "tandem-bench-checkpoints-"));
@@ -52,7 +68,8 @@ export async function run(): Promise<void> {
     const raw: number[] = [];
     const packing: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      await rm(join(copy, ".git"), { recursive: true, force: true });
+      // Retries: a commit may have left raw git's own gc --auto running in the background.
+      await rm(join(copy, ".git"), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
       raw.push(time(() => rawGit(copy, ["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "initial"])));
       const storageRoot = join(dir, `storage-${i}`);
       t = performance.now();
@@ -118,15 +135,132 @@ export async function run(): Promise<void> {
     );
     console.log(`${sizeRatio < TARGET_SIZE_RATIO ? "PASS" : "MISS"} target: the store under ${TARGET_SIZE_RATIO}x the tracked files (${sizeRatio.toFixed(2)}x)`);
 
+    // One more round adds and deletes files, so the restore below deletes and recreates some too.
+    await store.whenIdle();
+    for (let i = 0; i < CHURN_FILES; i++) {
+      const added = `packages/new${i % 4}/src/added${i}.ts`;
+      const deleted = sources.paths[(i * 97) % sources.paths.length] as string;
+      for (const root of [workspace, copy]) {
+        await mkdir(join(root, added, ".."), { recursive: true });
+        await writeFile(join(root, added), `export const added${i} = ${i};\n`);
+        await rm(join(root, deleted));
+      }
+    }
+    const last = (await store.save("adds and deletes")).hash;
+    rawGit(copy, ["add", "-A"], ["commit", "-q", "-m", "adds and deletes"]);
+    const rawFirst = execFileSync("git", ["rev-list", "--max-parents=0", "HEAD"], { cwd: copy, encoding: "utf8" }).trim();
+    const rawLast = execFileSync("git", ["rev-parse", "HEAD"], { cwd: copy, encoding: "utf8" }).trim();
+
+    // A gc --auto that raw git's commits started in the background would run beside the restores.
+    await rawGcDone(copy);
+
     t = performance.now();
     const changes = await store.changes(first);
-    const changesMs = performance.now() - t;
-    t = performance.now();
-    const restored = await store.restoreFiles(first);
-    console.log(`for scale: changes() of the first checkpoint ${ms(changesMs)} (${changes.length} files); restoring it ${ms(performance.now() - t)} (${restored.written.length} files)`);
+    console.log(`for scale: changes() of the first checkpoint ${ms(performance.now() - t)} (${changes.length} files)`);
+
+    // Restores: the first checkpoint, from the latest, against raw git putting the copy back to
+    // its first commit with `git checkout --no-overlay <commit> -- .` (writes the files that
+    // differ, deletes the tracked files the commit lacks, updates the index: the same change set).
+    // Then both go back to the latest, untimed, and settle (see settle()) before the next run.
+    const restores: number[] = [];
+    const rawRestores: number[] = [];
+    let restored: Awaited<ReturnType<CheckpointStore["restoreFiles"]>> | undefined;
+    for (let i = 0; i < RUNS; i++) {
+      await settle(store, copy);
+      // As the panel's Restore files does it: the task's store opened, then restoreFiles.
+      t = performance.now();
+      const panelStore = await CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "bench" });
+      restored = await panelStore.restoreFiles(first);
+      restores.push(performance.now() - t);
+      rawRestores.push(time(() => rawGit(copy, ["checkout", "-q", "--no-overlay", rawFirst, "--", "."])));
+      if ((await store.changes(first)).length > 0) throw new Error("the restore left differences from the first checkpoint");
+      if (execFileSync("git", ["diff", "--name-only", rawFirst], { cwd: copy, encoding: "utf8" }) !== "") throw new Error("raw git's checkout left differences");
+      await store.restoreFiles(last);
+      rawGit(copy, ["checkout", "-q", "--no-overlay", rawLast, "--", "."]);
+    }
+    const done = restored as NonNullable<typeof restored>;
+    const restoreRatio = ratioLine(
+      `restoring the first checkpoint (open + restoreFiles, ${done.written.length} files written, ${done.deleted.length} deleted)`,
+      restores,
+      rawRestores,
+      "git checkout --no-overlay <commit> -- .",
+    );
+    console.log(`${restoreRatio <= TARGET_RESTORE_RATIO ? "PASS" : "MISS"} target: a restore within ${TARGET_RESTORE_RATIO}x of raw git checkout (${restoreRatio.toFixed(2)}x)`);
+    await cliRestore({ dir, storageRoot, workspace, first, last, store, copy, rawFirst, rawLast });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Before a timed restore: a second passes and both sides look at their workspace once (a save
+ * that finds nothing new, `git status`), as a model's turn and the next save would. Files written
+ * within the second of the index they were recorded in are ones git must read again at its
+ * next look, raw git as much as the store: that cost belongs to the next round, not to a restore.
+ */
+async function settle(store: CheckpointStore, copy: string): Promise<void> {
+  await store.whenIdle();
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  await store.save("settled");
+  rawGit(copy, ["status", "--porcelain"]);
+}
+
+/**
+ * The restore as `tandem checkpoints restore 0 --scope files` does it: a saved task (this bench's
+ * store's task, with two checkpoint rows: the first checkpoint and the latest) in the storage
+ * folder, the CLI bundle run on it in a process of its own. Beside it, the same bundle asked for
+ * a checkpoint number the task lacks: the start-up, the store's opening and the task's lookup,
+ * without the restore.
+ */
+async function cliRestore(bench: { dir: string; storageRoot: string; workspace: string; first: string; last: string; store: CheckpointStore; copy: string; rawFirst: string; rawLast: string }): Promise<void> {
+  const { dir, storageRoot, workspace, first, last, store, copy, rawFirst, rawLast } = bench;
+  if (!(await stat(CLI).catch(() => undefined))) {
+    console.log(`CLI restore: skipped, no bundle at ${CLI} (npm run package builds it)`);
+    return;
+  }
+  const sourceFolder = join(process.cwd(), "src", "core", "checkpoints");
+  const newestSource = Math.max(...(await Promise.all((await readdir(sourceFolder)).map(async (f) => (await stat(join(sourceFolder, f))).mtimeMs))));
+  const stale = (await stat(CLI)).mtimeMs < newestSource ? " (the bundle is older than src/core/checkpoints: npm run package)" : "";
+  const history = new TaskHistory(storageRoot, (error) => console.log(`warning: ${String(error)}`));
+  await history.upsert({ id: "bench", text: "bench", startedAt: Date.now(), usage: ZERO_USAGE, status: "completed", workspace });
+  const rows: ChatMessage[] = [
+    { ts: 1, type: "say", say: "task", text: "bench", checkpoint: { hash: first, apiMessages: 0 } },
+    { ts: 2, type: "say", say: "checkpoint_created", checkpoint: { hash: last, apiMessages: 0 } },
+  ];
+  await new TaskStorage(storageRoot, "bench").saveChatMessages(rows);
+  // The bench's own HOME and XDG_CONFIG_HOME: the person's global excludes file is part of the
+  // store's config, and a CLI that named another would rewrite it (and void git's untracked cache).
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dir, ...(process.env.XDG_CONFIG_HOME ? { XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME } : {}), XDG_DATA_HOME: join(dir, "data") };
+  const cli = (...args: string[]) => execFileSync(process.execPath, [CLI, "--cwd", workspace, "--storage", storageRoot, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const runs: number[] = [];
+  const raw: number[] = [];
+  const startups: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await settle(store, copy);
+    runs.push(time(() => cli("checkpoints", "restore", "0", "--scope", "files", "--task", "bench")));
+    raw.push(time(() => rawGit(copy, ["checkout", "-q", "--no-overlay", rawFirst, "--", "."])));
+    rawGit(copy, ["checkout", "-q", "--no-overlay", rawLast, "--", "."]);
+    if ((await store.changes(first)).length > 0) throw new Error("the CLI's restore left differences from the first checkpoint");
+    startups.push(
+      time(() => {
+        try {
+          cli("checkpoints", "restore", "9", "--scope", "files", "--task", "bench");
+        } catch {
+          return; // "there is no 9": expected
+        }
+        throw new Error("the CLI restored a checkpoint the task lacks");
+      }),
+    );
+    await store.restoreFiles(last);
+  }
+  const total = median(runs);
+  const startup = median(startups);
+  const ratio = total / median(raw);
+  console.log(
+    `CLI restore (node ${CLI.replace(`${process.cwd()}/`, "")} checkpoints restore 0 --scope files): ${ms(total)}, raw git checkout ${ms(median(raw))}: ratio ${ratio.toFixed(2)}x; ` +
+      `of it, start-up, opening the store and finding the task ${ms(startup)} (the same run asking for a checkpoint the task lacks), the restore itself ${ms(total - startup)}${stale}`,
+  );
+  console.log(`${ratio <= TARGET_RESTORE_RATIO ? "PASS" : "MISS"} target: the CLI's restore within ${TARGET_RESTORE_RATIO}x of raw git checkout (${ratio.toFixed(2)}x)`);
 }
 
 /** Source files in nested folders, sizes spread like a real project's (median about 3 KB, a few far larger). */
@@ -161,6 +295,13 @@ async function trackedBytes(root: string, paths: readonly string[]): Promise<num
   let total = (await stat(join(root, ".gitignore"))).size;
   for (const file of paths) total += (await stat(join(root, file))).size;
   return total;
+}
+
+/** Waits for a gc --auto that a raw commit started in the background (it holds gc.pid). */
+async function rawGcDone(copy: string): Promise<void> {
+  for (let waited = 0; waited < 60_000 && (await stat(join(copy, ".git", "gc.pid")).catch(() => undefined)); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function rawGit(cwd: string, ...commands: string[][]): void {

@@ -10,6 +10,7 @@ import { IgnoreController } from "../src/core/ignore/ignore-controller";
 import { EnvironmentInLoop } from "../src/core/participants/environment/environment";
 import type { HostBridge, TerminalActivity } from "../src/host/bridge";
 import type { ChatMessage } from "../src/shared/messages";
+import { nameRoots, WorkspaceRoots } from "../src/core/util/workspace-roots";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tokens = (text: string) => Math.round(text.length / 4);
@@ -23,13 +24,14 @@ export async function run(): Promise<void> {
       { ts: 1, type: "say", say: "api_req_started", apiRequest: { tokensIn: 2_100, tokensOut: 350, cacheReads: 9_800, cacheWrites: 1_200, cost: 0 } },
     ];
     const host: HostBridge = {
-      workspace: { root: ROOT },
+      workspace: { roots: nameRoots([{ path: ROOT }]) },
       window: { notify: () => {} },
       terminal: { run: () => { throw new Error("not in the bench"); }, activity: () => [terminal] },
       editor: { visibleFiles: () => [tabs[0]!], openTabs: () => tabs, problems: () => [] },
     };
     const loop = new EnvironmentInLoop({
       host,
+      roots: WorkspaceRoots.of(host.workspace.roots),
       guard,
       signal: new AbortController().signal,
       takeBackgroundNews: () => undefined,
@@ -41,8 +43,10 @@ export async function run(): Promise<void> {
     const listingStart = first.text.indexOf("# Workspace files");
     console.log("environment details, tokens per request (characters / 4):");
     const listing = first.text.slice(listingStart);
-    const entries = listing.split("\n").filter((line) => line !== "" && !/^[#[<]/.test(line)).length;
-    console.log(`  first request: ${tokens(first.text)} (the listing of this repository: ${tokens(listing)}, ${entries} entries${listing.includes("[Only the first") ? ", cut there" : ""})`);
+    // Grouped by folder: a line is a folder, then its names.
+    const lines = listing.split("\n").filter((line) => / /.test(line) && !/^[#[<]/.test(line));
+    const entries = lines.reduce((sum, line) => sum + line.slice(line.indexOf(": ") + 2).split(" ").length, 0);
+    console.log(`  first request: ${tokens(first.text)} (the listing of this repository: ${tokens(listing)}, ${entries} entries in ${lines.length} folders${listing.includes("[Only the first") ? ", cut there" : ""})`);
     // The person's terminal printed a new test run since the last round.
     terminal = { ...terminal, recentOutput: TEST_RUN + TEST_RUN, outputLength: 2 * TEST_RUN.length };
     const busy = (await loop.details([{ type: "text", text: "tool result" }])) as { text: string };

@@ -1,21 +1,26 @@
 /**
  * Composition root: builds the VS Code host and the chat panel and registers the commands;
- * nothing else. Activation stays cheap: the core (Controller, tools, SDKs) is loaded by a dynamic
- * import only when the panel opens or a command first needs it.
+ * nothing else. Activation stays cheap: the core (Controller, tools, SDKs, dist/core.js) is loaded
+ * only when the panel opens or a command first needs it (host/vscode/core-bundle.ts).
  */
 import * as vscode from "vscode";
 import { removeLeftoverTempFiles } from "./core/storage/leftover-temp-files";
+import { checkpointsFolder, codeCacheFolder } from "./core/storage/paths";
+import { loadCore, type LoadedCore } from "./host/vscode/core-bundle";
 import { registerCommands } from "./host/vscode/commands";
 import { SandboxFeed } from "./host/vscode/sandbox-feed";
 import { VscodeSecretStore } from "./host/vscode/secret-store";
 import { SessionHolder } from "./host/vscode/session-holder";
 import { VscodeSettingsStore } from "./host/vscode/settings-store";
 import { openWorkspaceFile, VscodeHost } from "./host/vscode/vscode-host";
+import { saveWithDialog } from "./host/vscode/save-dialog";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
 import { McpOAuthBroker } from "./host/vscode/mcp-oauth";
 import { createMcpHub, type McpSetup } from "./host/vscode/mcp-setup";
 import { HooksWorkspaceTrust, TRUST_HOOKS_HINT } from "./host/vscode/hooks-trust";
 import { describeSandbox } from "./shared/sandbox-status";
+import { AttentionToasts, showNotice } from "./host/vscode/attention-toasts";
+import { listVscodeChatModels, onVscodeChatModelsChanged } from "./host/vscode/language-models";
 
 let sessions: SessionHolder | undefined;
 /** Disposed after the session, whose task may still be running a command in the sandbox. */
@@ -34,26 +39,38 @@ export interface TandemExports {
   readonly settings: VscodeSettingsStore;
 }
 
+/** Where the model lists read from servers are kept (VS Code's global state). */
+const MODEL_LISTS_KEY = "tandem.modelLists";
+/** Each provider's last model and base URL, for switching back to it in the settings view. */
+const PROVIDER_CHOICES_KEY = "tandem.providerChoices";
+
 export function activate(context: vscode.ExtensionContext): TandemExports {
   const log = vscode.window.createOutputChannel("Tandem", { log: true });
   // Temp files a killed window's atomic writes left, in the workspace and the saved tasks (never rejects).
-  void removeLeftoverTempFiles([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), context.globalStorageUri.fsPath]);
+  void removeLeftoverTempFiles([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), context.globalStorageUri.fsPath], {
+    skip: [checkpointsFolder(context.globalStorageUri.fsPath)],
+  });
   const settings = new VscodeSettingsStore(log);
   const secrets = new VscodeSecretStore(context.secrets);
   const host = new VscodeHost(log);
   // Registered here, once per activation: the URI handler is cheap, the hub comes with the session.
   const oauth = new McpOAuthBroker(context.secrets, context.extension.id);
-  const hooksTrust = new HooksWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices));
+  const workspaceTrusted = () => vscode.workspace.isTrusted;
+  const hooksTrust = new HooksWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices), workspaceTrusted);
+  // Loaded once, as require() would; its code cache is written once the page has its first state (so it holds what that compiled).
+  let loaded: LoadedCore | undefined;
   const holder = new SessionHolder(async () => {
-    const [{ WebviewSession, CommandSandbox, McpServerConfiner, gitCheckpoints, McpHub }] = await Promise.all([
-      import("./core/controller/webview-session"),
-      vscode.workspace.fs.createDirectory(context.globalStorageUri),
-    ]);
+    await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+    loaded ??= loadCore(__dirname, codeCacheFolder(context.globalStorageUri.fsPath));
+    const { WebviewSession, CommandSandbox, McpServerConfiner, gitCheckpoints, McpHub, ApiError, buildApiHandler } = loaded.core;
     log.info("Chat session started.");
     // The previous session's servers first: sandboxed ones run on the previous sandbox.
     void disposeMcp();
-    // One sandbox per extension host (the library's proxies live in this process), checked once.
-    const sandbox = CommandSandbox.create(settings.getAgentSettings().sandbox, { privateStorage: privateStorage(context) });
+    // One sandbox per extension host (the library's proxies live in this process), checked once,
+    // after the panel has its first state (or sooner, when a task needs it).
+    let firstStatePosted!: () => void;
+    const checkAfter = new Promise<void>((resolve) => (firstStatePosted = resolve));
+    const sandbox = CommandSandbox.create(settings.getAgentSettings().sandbox, { privateStorage: privateStorage(context), checkAfter });
     let logged = false;
     sandboxFeed?.dispose();
     sandboxFeed = new SandboxFeed(
@@ -85,24 +102,52 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       sandbox,
       mcp: hub,
       mcpHost: mcp.panelHost,
-      post: (message) => view.post(message),
+      post: (message) => {
+        view.post(message);
+        if (message.type === "state") firstStatePosted();
+      },
       runningTaskChanged: (taskId) => view.runningTaskChanged(taskId),
       host,
       settings,
       secrets,
       storageRoot: context.globalStorageUri.fsPath,
-      checkpoints: gitCheckpoints(context.globalStorageUri.fsPath, () => host.workspace.root),
+      checkpoints: gitCheckpoints(context.globalStorageUri.fsPath, () => host.workspace.roots),
       openFile: openWorkspaceFile,
+      saveFile: (fileName, content) => saveWithDialog(fileName, content, host.workspace.roots[0]?.path),
       hooks: { trustWorkspace: hooksTrust.decide, trustHint: TRUST_HOOKS_HINT },
+      workspaceTrusted,
+      // VS Code's own models need the vscode API, so their handler is built here; the core builds the others.
+      createApiHandler: async (config) =>
+        config.provider === "vscode-lm" ? new (await import("./host/vscode/language-model-handler")).VscodeLmHandler(config, { vscode, ApiError }) : buildApiHandler(config),
+      vscodeModels: { list: () => listVscodeChatModels(vscode.lm) },
+      providerMemory: {
+        get: (provider) => context.globalState.get<Record<string, { modelId?: string; baseUrl?: string }>>(PROVIDER_CHOICES_KEY)?.[provider],
+        set: (provider, choice) => context.globalState.update(PROVIDER_CHOICES_KEY, { ...context.globalState.get(PROVIDER_CHOICES_KEY), [provider]: choice }),
+      },
+      // Model lists read from servers (OpenRouter, Ollama, LM Studio): kept across windows, with no key in them.
+      modelListStore: { get: () => context.globalState.get(MODEL_LISTS_KEY), set: (record) => context.globalState.update(MODEL_LISTS_KEY, record) },
     });
     made.session = session;
+    // The Controller's emitter goes with the session, and this subscription with it.
+    session.controller.events.onDidNeedAttention((notice) => toasts.notify(notice));
+    context.subscriptions.push(onVscodeChatModelsChanged(vscode.lm, () => void session.vscodeModelsChanged()));
     // Servers connect in the background and never delay the panel; each failure shows in the MCP view.
     hub.start().catch((error: unknown) => log.error(`MCP servers could not start: ${error instanceof Error ? error.message : String(error)}`));
     return session;
   });
   const view = new ChatViewProvider(context.extensionUri, holder, log, context.workspaceState);
+  const toasts = new AttentionToasts({
+    focused: () => vscode.window.state.focused,
+    enabled: () => settings.notificationsEnabled(),
+    show: (text, button) => vscode.window.showInformationMessage(text, button),
+    goTo: (notice) => showNotice(view, holder, notice),
+    report: (error) => log.error(`A notification's Show failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
   sessions = holder;
-  const pageReady = view.onPageReady(() => sandboxFeed?.repost());
+  const pageReady = view.onPageReady(() => {
+    sandboxFeed?.repost();
+    loaded?.keepCache().catch((error: unknown) => log.warn(`The core's code cache could not be written: ${error instanceof Error ? error.message : String(error)}`));
+  });
 
   // deactivate() disposes the session (ending its task) before VS Code disposes these.
   context.subscriptions.push(

@@ -16,7 +16,8 @@ export interface ErrorContext {
 
 type SdkApiError = AnthropicSdk.APIError | OpenAiSdk.APIError;
 
-const PHRASES: Record<ApiErrorKind, string> = {
+/** How messages name each kind of failure; the providers with errors of their own SDK use them too. */
+export const ERROR_PHRASES: Readonly<Record<ApiErrorKind, string>> = {
   rate_limited: "rate limit reached",
   overloaded: "the service is overloaded",
   server_error: "server error",
@@ -43,23 +44,23 @@ export function classifyError(error: unknown, context: ErrorContext): ApiError {
   if (isApiError(error)) return error;
   const who = context.provider;
   if (context.aborted || isAbort(error)) {
-    return new ApiError("aborted", `${who}: ${PHRASES.aborted}`, { cause: error });
+    return new ApiError("aborted", `${who}: ${ERROR_PHRASES.aborted}`, { cause: error });
   }
   if (error instanceof AnthropicSdk.APIConnectionTimeoutError || error instanceof OpenAiSdk.APIConnectionTimeoutError) {
-    return new ApiError("stalled", `${who}: ${PHRASES.stalled} (request timeout)`, { cause: error });
+    return new ApiError("stalled", `${who}: ${ERROR_PHRASES.stalled} (request timeout)`, { cause: error });
   }
   if (error instanceof AnthropicSdk.APIConnectionError || error instanceof OpenAiSdk.APIConnectionError) {
     // Raised before any response arrived: refused, DNS, TLS, reset while sending.
     return new ApiError("connection_lost", `${who}: could not connect (${rootCause(error)})`, { cause: error });
   }
   if (isConnectionDrop(error)) {
-    return new ApiError("connection_lost", `${who}: ${PHRASES.connection_lost} (${rootCause(error)})`, { cause: error });
+    return new ApiError("connection_lost", `${who}: ${ERROR_PHRASES.connection_lost} (${rootCause(error)})`, { cause: error });
   }
   if (error instanceof AnthropicSdk.APIError || error instanceof OpenAiSdk.APIError) {
     return fromSdkApiError(error, who);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ApiError("unknown", `${who}: ${PHRASES.unknown}: ${message}`, { cause: error });
+  return new ApiError("unknown", `${who}: ${ERROR_PHRASES.unknown}: ${message}`, { cause: error });
 }
 
 function fromSdkApiError(error: SdkApiError, who: string): ApiError {
@@ -69,7 +70,7 @@ function fromSdkApiError(error: SdkApiError, who: string): ApiError {
   const kind = kindOf(status, detail);
   const statusText = status === undefined ? "in stream" : `HTTP ${status}`;
   const said = withoutStatus(detail.message, error.status);
-  return new ApiError(kind, `${who}: ${PHRASES[kind]} (${statusText})${said ? `: ${said}` : ""}`, {
+  return new ApiError(kind, `${who}: ${ERROR_PHRASES[kind]} (${statusText})${said ? `: ${said}` : ""}`, {
     status,
     retryAfterSeconds: kind === "rate_limited" || kind === "overloaded" ? retryAfterSeconds(error.headers) : undefined,
     requestId: requestIdOf(error),
@@ -184,7 +185,7 @@ function isConnectionDrop(error: unknown): boolean {
 }
 
 /** The deepest message in a cause chain, which names what really happened ("other side closed"). */
-function rootCause(error: unknown): string {
+export function rootCause(error: unknown): string {
   let current = error;
   let text = String(error);
   for (let depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {

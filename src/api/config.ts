@@ -2,7 +2,7 @@
  * The settings a handler is built from, and their validation: a wrong setting fails when the
  * handler is built, with a message that names it, not later as an obscure HTTP 400.
  */
-import { isProviderId, providerChoices, PROVIDERS } from "../shared/providers.js";
+import { fieldHint, isProviderId, providerChoices, PROVIDERS } from "../shared/providers.js";
 import { DEFAULT_MODEL_ID, resolveModel, retirementOf, type ProviderId } from "./model-info.js";
 import type { ModelInfo } from "./types.js";
 import { DEFAULT_AGENT_SETTINGS } from "../shared/settings.js";
@@ -30,6 +30,19 @@ export interface ApiConfiguration {
    * own endpoint, chat.completions everywhere else (compatible servers rarely have Responses).
    */
   openAiApi?: OpenAiApi;
+  /** Bedrock: the AWS region (default us-east-1). */
+  awsRegion?: string;
+  /** Bedrock: a profile of ~/.aws/config and ~/.aws/credentials (SSO ones too); unset: the default chain. */
+  awsProfile?: string;
+  /** Vertex: the Google Cloud project the requests are billed to. */
+  vertexProjectId?: string;
+  /** Vertex: the region ("global", "us-east5", "europe-west1" …; default global). */
+  vertexRegion?: string;
+  /**
+   * What the provider's own model list says of the model (OpenRouter, Ollama, LM Studio, VS Code):
+   * it fills what the catalogue does not know.
+   */
+  listedModel?: Partial<ModelInfo>;
 }
 
 export type OpenAiApi = "chat" | "responses";
@@ -50,6 +63,10 @@ export interface ResolvedConfiguration {
   requestTimeoutMs?: number;
   /** Only meaningful for the "openai" provider. */
   openAiApi: OpenAiApi;
+  awsRegion?: string;
+  awsProfile?: string;
+  vertexProjectId?: string;
+  vertexRegion?: string;
 }
 
 /** `now` decides whether a deprecated model has reached its retirement date. */
@@ -57,37 +74,57 @@ export function resolveConfiguration(config: ApiConfiguration, now: Date = new D
   if (!isProviderId(config.provider)) {
     throw new Error(`Unknown API provider "${String(config.provider)}"; expected ${providerChoices()}.`);
   }
+  const given = checkSettings(config);
+  const model = resolveModel(config.provider, config.modelId, config.contextWindowOverride, config.listedModel);
+  if (!model.id) {
+    throw new Error(`${PROVIDERS[config.provider].name} has no default model: choose one (the settings view lists the server's models; the CLI: tandem models --provider ${config.provider}).`);
+  }
+  // Only the provider's own endpoint is known to refuse a retired id; a proxy may map it anew.
+  if (given === undefined) checkNotRetired(config.provider, model.id, now);
+  const budget = thinkingBudget(model, config.thinkingBudgetTokens);
+  const baseUrl = given ?? PROVIDERS[config.provider].defaultBaseUrl;
+  return {
+    provider: config.provider,
+    apiKey: config.apiKey?.trim() || undefined,
+    ...(baseUrl ? { baseUrl } : {}),
+    model,
+    thinkingBudgetTokens: budget,
+    streamIdleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+    requestTimeoutMs: config.requestTimeoutMs,
+    openAiApi: config.openAiApi ?? (model.info.needsResponsesApi && given === undefined && config.provider === "openai" ? "responses" : "chat"),
+    ...optionalText("awsRegion", config.awsRegion),
+    ...optionalText("awsProfile", config.awsProfile),
+    ...optionalText("vertexProjectId", config.vertexProjectId),
+    ...optionalText("vertexRegion", config.vertexRegion),
+  };
+}
+
+/** Checks what needs no model; returns the base URL the person gave, if any. */
+function checkSettings(config: ApiConfiguration): string | undefined {
+  for (const field of PROVIDERS[config.provider].required ?? []) {
+    const value = config[field];
+    if (typeof value !== "string" || !value.trim()) throw new Error(`${PROVIDERS[config.provider].name} needs ${fieldHint(config.provider, field)}.`);
+  }
   checkPositive("streamIdleTimeoutMs", config.streamIdleTimeoutMs);
   checkPositive("requestTimeoutMs", config.requestTimeoutMs);
   checkPositive("thinkingBudgetTokens", config.thinkingBudgetTokens);
   if (config.openAiApi !== undefined && config.openAiApi !== "chat" && config.openAiApi !== "responses") {
     throw new Error(`openAiApi must be "chat" or "responses" (or unset for automatic), got ${JSON.stringify(config.openAiApi)}.`);
   }
-  const baseUrl = config.baseUrl?.trim() || undefined;
-  if (baseUrl !== undefined && !URL.canParse(baseUrl)) {
-    throw new Error(`The API base URL "${baseUrl}" is not a valid URL.`);
+  const given = config.baseUrl?.trim() || undefined;
+  if (given !== undefined && !URL.canParse(given)) {
+    throw new Error(`The API base URL "${given}" is not a valid URL.`);
   }
-  const model = resolveModel(config.provider, config.modelId, config.contextWindowOverride);
-  // Only the provider's own endpoint is known to refuse a retired id; a proxy may map it anew.
-  if (baseUrl === undefined) checkNotRetired(config.provider, model.id, now);
-  const budget = model.info.thinking === "none" ? undefined : config.thinkingBudgetTokens;
-  const manual = model.info.thinking === "manual";
-  if (manual && budget !== undefined && (budget < MIN_THINKING_BUDGET || budget >= model.info.maxOutputTokens)) {
-    throw new Error(
-      `thinkingBudgetTokens must be between ${MIN_THINKING_BUDGET} and ${model.info.maxOutputTokens - 1} ` +
-        `for ${model.id}, got ${budget}.`,
-    );
+  return given;
+}
+
+/** The budget to send: none for a model that does not reason; a manual one must fit below the output limit. */
+function thinkingBudget(model: { id: string; info: ModelInfo }, requested: number | undefined): number | undefined {
+  const budget = model.info.thinking === "none" ? undefined : requested;
+  if (model.info.thinking === "manual" && budget !== undefined && (budget < MIN_THINKING_BUDGET || budget >= model.info.maxOutputTokens)) {
+    throw new Error(`thinkingBudgetTokens must be between ${MIN_THINKING_BUDGET} and ${model.info.maxOutputTokens - 1} for ${model.id}, got ${budget}.`);
   }
-  return {
-    provider: config.provider,
-    apiKey: config.apiKey?.trim() || undefined,
-    baseUrl,
-    model,
-    thinkingBudgetTokens: budget,
-    streamIdleTimeoutMs: config.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-    requestTimeoutMs: config.requestTimeoutMs,
-    openAiApi: config.openAiApi ?? (model.info.needsResponsesApi && baseUrl === undefined ? "responses" : "chat"),
-  };
+  return budget;
 }
 
 function checkNotRetired(provider: ProviderId, modelId: string, now: Date): void {
@@ -96,8 +133,14 @@ function checkNotRetired(provider: ProviderId, modelId: string, now: Date): void
   const when = retirement.retiredOn ? ` on ${retirement.retiredOn}` : "";
   throw new Error(
     `The model "${modelId}" was retired by ${PROVIDERS[provider].vendor}${when}; ` +
-      `choose a current one, such as ${DEFAULT_MODEL_ID[provider]}.`,
+      `choose a current one${DEFAULT_MODEL_ID[provider] ? `, such as ${DEFAULT_MODEL_ID[provider]}` : ""}.`,
   );
+}
+
+/** A trimmed setting, left out when empty. */
+function optionalText<K extends string>(name: K, value: string | undefined): Partial<Record<K, string>> {
+  const trimmed = value?.trim();
+  return trimmed ? ({ [name]: trimmed } as Record<K, string>) : {};
 }
 
 function checkPositive(name: string, value: number | undefined): void {

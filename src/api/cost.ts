@@ -42,6 +42,14 @@ export function calculateCost(info: Prices, usage: NormalisedUsage): number {
   );
 }
 
+/**
+ * What a new prompt of `tokens` costs before its answer, for an estimate: written to the cache by
+ * a handler that marks breakpoints (a task's first request writes all of it), else plain input.
+ */
+export function promptCost(info: Prices, tokens: number, writesCache: boolean): number {
+  return (tokens * (writesCache ? info.cacheWritePrice : info.inputPrice)) / PER_MILLION;
+}
+
 /** Anthropic's counts are already in our convention; this only fills in the nulls. */
 export function usageFromAnthropic(usage: {
   input_tokens?: number | null;

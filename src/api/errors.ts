@@ -69,3 +69,14 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+/**
+ * The error with every copy of `secret` in its message replaced by "[key]": a server may echo the
+ * key it was sent (a hostile base URL, a proxy's verbose 401), and the message goes to the chat,
+ * the task's history on disk and the CLI's output.
+ */
+export function withoutSecret(error: ApiError, secret: string | undefined): ApiError {
+  if (!secret || secret.length < 8 || !error.message.includes(secret)) return error;
+  const { status, retryAfterSeconds, requestId } = error;
+  return new ApiError(error.kind, error.message.split(secret).join("[key]"), { status, retryAfterSeconds, requestId });
+}

@@ -7,58 +7,13 @@
  */
 import type { NormalisedUsage } from "./cost.js";
 import type { LongPromptPricing, ModelInfo, ThinkingMode } from "./types.js";
+import { entry, type CatalogueEntry, type ModelStatus } from "./catalogue-entry.js";
+import { DEFAULT_GEMINI_MODEL, GEMINI } from "./gemini-models.js";
 
-import { PROVIDER_IDS, type ProviderId } from "../shared/providers.js";
+import { PROVIDER_IDS, PROVIDERS, type ProviderId } from "../shared/providers.js";
 
 export type { ProviderId } from "../shared/providers.js";
-/** "legacy": still served, superseded; "deprecated": a retirement date is set. */
-export type ModelStatus = "active" | "legacy" | "deprecated";
-
-interface CatalogueEntry {
-  info: ModelInfo;
-  status: ModelStatus;
-  /** ISO date from which requests fail. */
-  retiresOn?: string;
-}
-
-interface Spec {
-  window: number;
-  output: number;
-  /** input, output, cache write (5 min), cache read */
-  prices: [number, number, number, number];
-  thinking: ThinkingMode;
-  temperature: boolean;
-  images?: boolean;
-  status?: ModelStatus;
-  retiresOn?: string;
-  longPrompt?: LongPromptPricing;
-  responsesApi?: boolean;
-}
-
-function entry(spec: Spec): CatalogueEntry {
-  const [inputPrice, outputPrice, cacheWritePrice, cacheReadPrice] = spec.prices;
-  return {
-    info: {
-      contextWindow: spec.window,
-      maxOutputTokens: spec.output,
-      inputPrice,
-      outputPrice,
-      cacheWritePrice,
-      cacheReadPrice,
-      supportsImages: spec.images ?? true,
-      // Anthropic caches at our breakpoints; OpenAI and DeepSeek cache by themselves.
-      supportsPromptCache: true,
-      supportsThinking: spec.thinking !== "none",
-      thinking: spec.thinking,
-      supportsTemperature: spec.temperature,
-      ...(spec.longPrompt ? { longPromptPricing: spec.longPrompt } : {}),
-      ...(spec.responsesApi ? { needsResponsesApi: true } : {}),
-    },
-    status: spec.status ?? "active",
-    ...(spec.retiresOn ? { retiresOn: spec.retiresOn } : {}),
-  };
-}
-
+export type { ModelStatus } from "./catalogue-entry.js";
 const M1 = 1_000_000;
 const K128 = 128_000;
 /**
@@ -139,7 +94,7 @@ const OPENAI: Readonly<Record<string, CatalogueEntry>> = {
 };
 
 /** Retired ids and the date requests started failing, where known. */
-const RETIRED: Readonly<Record<ProviderId, Readonly<Record<string, string | undefined>>>> = {
+const RETIRED: Partial<Readonly<Record<ProviderId, Readonly<Record<string, string | undefined>>>>> = {
   anthropic: {
     "claude-sonnet-4-0": "2026-06-15",
     "claude-sonnet-4": "2026-06-15",
@@ -161,9 +116,22 @@ const RETIRED: Readonly<Record<ProviderId, Readonly<Record<string, string | unde
   },
 };
 
+/**
+ * Bedrock and Vertex serve Claude at Anthropic's prices (Bedrock's regional endpoints, unlike its
+ * global profiles, add 10%: the estimate is the lower figure). OpenRouter passes the vendors'
+ * prices on; its own model list, read from the server, wins over these. Ollama, LM Studio and
+ * VS Code name their models themselves: only their lists know them.
+ */
 const CATALOGUE: Readonly<Record<ProviderId, Readonly<Record<string, CatalogueEntry>>>> = {
   anthropic: ANTHROPIC,
   openai: OPENAI,
+  gemini: GEMINI,
+  bedrock: ANTHROPIC,
+  vertex: { ...ANTHROPIC, ...GEMINI },
+  openrouter: { ...ANTHROPIC, ...OPENAI, ...GEMINI },
+  ollama: {},
+  lmstudio: {},
+  "vscode-lm": {},
 };
 
 function infoOf(entries: Readonly<Record<string, CatalogueEntry>>): Readonly<Record<string, ModelInfo>> {
@@ -173,10 +141,15 @@ function infoOf(entries: Readonly<Record<string, CatalogueEntry>>): Readonly<Rec
 export const ANTHROPIC_MODELS = infoOf(ANTHROPIC);
 export const OPENAI_MODELS = infoOf(OPENAI);
 
-/** Current models, neither legacy nor near retirement. */
-export const DEFAULT_MODEL_ID: Readonly<Record<ProviderId, string>> = {
+/** Current models, neither legacy nor near retirement; the local servers and VS Code have none. */
+export const DEFAULT_MODEL_ID: Readonly<Partial<Record<ProviderId, string>>> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-6.2-sol",
+  gemini: DEFAULT_GEMINI_MODEL,
+  // An inference profile every commercial region offers.
+  bedrock: "global.anthropic.claude-sonnet-5-5",
+  vertex: "claude-sonnet-5-5",
+  openrouter: "anthropic/claude-sonnet-5-5",
 };
 
 /** For a model we know nothing about: a common window, no prices, no claims, nothing it might refuse. */
@@ -195,12 +168,19 @@ export const UNKNOWN_MODEL_INFO: Readonly<ModelInfo> = {
 };
 
 /**
- * The keys a model id may be filed under: exact, then without a date suffix
- * ("claude-haiku-4-5-20251001", "gpt-4o-2024-08-06"), then without a router's vendor prefix
- * ("openai/gpt-4.1"), then without a local server's tag ("deepseek-v4-flash:latest").
+ * The keys a model id may be filed under: exact, then bare: without a router's vendor prefix or
+ * an ARN's path ("openai/gpt-4.1", "arn:…:inference-profile/us.anthropic.…"), Bedrock's region and
+ * vendor prefix and version suffix ("us.anthropic.claude-sonnet-4-5-20250929-v1:0"), Vertex's
+ * version ("claude-sonnet-4-5@20250929") and a date suffix ("gpt-4o-2024-08-06"); then without a
+ * local server's tag ("deepseek-v4-flash:latest").
  */
 function keysOf(modelId: string): string[] {
-  const bare = modelId.replace(/^[\w.-]+\//, "").replace(/(-\d{4}-?\d{2}-?\d{2}|-latest)$/, "");
+  const bare = modelId
+    .replace(/^.*\//, "")
+    .replace(/^(?:[a-z]{2,6}(?:-gov)?\.)?(?:anthropic|google|amazon|meta|mistral|deepseek)\./, "")
+    .replace(/-v\d+(?::\d+)?$/, "")
+    .replace(/@(?:\d{8}|latest|default)$/, "")
+    .replace(/(-\d{4}-?\d{2}-?\d{2}|-latest)$/, "");
   return [modelId, bare, bare.replace(/:.*$/, "")];
 }
 
@@ -213,24 +193,51 @@ function lookUp<T>(table: Readonly<Record<string, T>>, modelId: string): T | und
 
 /** The catalogue's id the model is filed under (see keysOf), or undefined for a model it does not know. */
 export function catalogueIdOf(provider: ProviderId, modelId: string): string | undefined {
-  return keysOf(modelId.trim()).find((key) => Object.hasOwn(CATALOGUE[provider], key));
+  const key = keysOf(modelId.trim()).find((candidate) => Object.hasOwn(CATALOGUE[provider], candidate));
+  return key === undefined ? undefined : listedIdOf(provider, key);
+}
+
+/** Claude 4.5's releases, which Bedrock and Vertex name with their date; later ones have none. */
+const CLAUDE_RELEASE_DATES: Readonly<Record<string, string>> = {
+  "claude-haiku-4-5": "20251001",
+  "claude-sonnet-4-5": "20250929",
+  "claude-opus-4-5": "20251101",
+};
+
+/**
+ * The id a provider is sent for a catalogued model, where it is not the catalogue's: Bedrock's
+ * global inference profile ("global.anthropic.claude-sonnet-5-5", every commercial region has it;
+ * "…-20250929-v1:0" for 4.5 and "-v1" for Opus 4.6, as Bedrock lists them), Vertex's "@date" for 4.5.
+ */
+export function listedIdOf(provider: ProviderId, catalogueId: string): string {
+  if (!catalogueId.startsWith("claude-")) return catalogueId;
+  const date = CLAUDE_RELEASE_DATES[catalogueId];
+  if (provider === "bedrock") return `global.anthropic.${catalogueId}${date ? `-${date}-v1:0` : catalogueId === "claude-opus-4-6" ? "-v1" : ""}`;
+  if (provider === "vertex" && date) return `${catalogueId}@${date}`;
+  return catalogueId;
 }
 
 /** The model to use and what we know of it; `contextWindowOverride` wins over the catalogue. */
 /** gpt-6*, gpt-7* …, and gpt-5.4 onwards (gpt-5.10 too). */
 const NEEDS_RESPONSES_API = /^gpt-(?:[6-9]|\d{2,}|5\.(?:[4-9]|\d{2,}))(?:\b|[.-])/;
 
+/**
+ * `listed` is what the provider's own model list says of the model: it wins over the catalogue;
+ * `contextWindowOverride` wins over both. With no id and no default, the id is "" (no model).
+ */
 export function resolveModel(
   provider: ProviderId,
   modelId?: string,
   contextWindowOverride?: number,
+  listed?: Partial<ModelInfo>,
 ): { id: string; info: ModelInfo } {
   if (contextWindowOverride !== undefined && (!Number.isInteger(contextWindowOverride) || contextWindowOverride <= 0)) {
     throw new RangeError(`contextWindowOverride must be a positive whole number, got ${contextWindowOverride}`);
   }
-  const id = modelId?.trim() || DEFAULT_MODEL_ID[provider];
+  const id = modelId?.trim() || DEFAULT_MODEL_ID[provider] || "";
   const known = lookUp(CATALOGUE[provider], id)?.info;
-  const info: ModelInfo = { ...(known ?? UNKNOWN_MODEL_INFO) };
+  const info: ModelInfo = { ...(known ?? UNKNOWN_MODEL_INFO), ...definedOnly(listed) };
+  info.supportsThinking = info.thinking !== "none";
   // A newer GPT-6 or GPT-5.x (x >= 4) than the catalogue knows behaves like its family.
   if (!known && provider === "openai" && NEEDS_RESPONSES_API.test(id)) info.needsResponsesApi = true;
   if (contextWindowOverride !== undefined) {
@@ -241,13 +248,17 @@ export function resolveModel(
   return { id, info };
 }
 
+function definedOnly(listed: Partial<ModelInfo> | undefined): Partial<ModelInfo> {
+  return Object.fromEntries(Object.entries(listed ?? {}).filter(([, value]) => value !== undefined)) as Partial<ModelInfo>;
+}
+
 /**
  * Whether the provider has retired this model by `now`: listed as retired, or deprecated with a
  * retirement date that has come. `retiredOn` is absent when the date is unknown.
  */
 export function retirementOf(provider: ProviderId, modelId: string, now: Date = new Date()): { retiredOn?: string } | undefined {
   const keys = keysOf(modelId.trim());
-  const retired = RETIRED[provider];
+  const retired = RETIRED[provider] ?? {};
   const listed = keys.find((key) => Object.hasOwn(retired, key));
   if (listed !== undefined) {
     const date = retired[listed];
@@ -287,15 +298,21 @@ const STATUS_ORDER: readonly ModelStatus[] = ["active", "legacy", "deprecated"];
 
 /** Every catalogued model, current ones first, for one provider or both. */
 export function listModels(provider?: ProviderId): ModelListing[] {
-  const providers = provider ? [provider] : PROVIDER_IDS;
+  // The others' models come from their server's list; their tables only fill in what a list lacks.
+  const providers = provider ? [provider] : PROVIDER_IDS.filter((p) => PROVIDERS[p].models === "catalogue");
   return providers.flatMap((p) =>
     Object.entries(CATALOGUE[p])
       .sort(([, a], [, b]) => STATUS_ORDER.indexOf(a.status) - STATUS_ORDER.indexOf(b.status))
-      .map(([id, item]) => toListing(p, id, item)),
+      .map(([id, item]) => toListing(p, listedIdOf(p, id), item)),
   );
 }
 
 function toListing(provider: ProviderId, id: string, { info, status, retiresOn }: CatalogueEntry): ModelListing {
+  return modelListing(provider, id, info, status, retiresOn);
+}
+
+/** A picker row from what is known of a model (the catalogue's entry, or a server's list over it). */
+export function modelListing(provider: ProviderId, id: string, info: ModelInfo, status: ModelStatus, retiresOn?: string): ModelListing {
   return {
     provider,
     id,

@@ -189,6 +189,8 @@ export interface ModelInfo {
 export interface ApiHandler {
   createMessage(systemPrompt: string, messages: readonly ApiMessage[], tools?: readonly ToolSpec[]): ApiStream;
   getModel(): { id: string; info: ModelInfo };
+  /** It marks cache breakpoints (Claude's Messages API): a prompt not yet cached is billed as cache writes. */
+  readonly writesPromptCache?: boolean;
   /** Abort the request in flight, if any; its stream then throws an `aborted` ApiError. */
   abort(): void;
 }

@@ -7,6 +7,9 @@
  */
 import type { AskMessage, AskResponse, ChatMessage } from "../shared/messages";
 import type { OpenQuestion } from "../shared/protocol";
+import { getTool } from "../core/task/tools/registry";
+import type { AutoApprovalKey } from "../shared/auto-approval";
+import { switchName } from "./auto-approve";
 import { askOnTerminal, isResultsCommand } from "./terminal-questions";
 import type { TerminalScreen } from "./terminal-screen";
 
@@ -24,6 +27,8 @@ export interface AnswererOptions {
   onRefused(message: AskMessage): void;
   /** Notes for the person (stderr). */
   note(text: string): void;
+  /** Question `id` is put to the person at the terminal now (the bell and --notify hear it). */
+  asking?(id: number): void;
 }
 
 export class Answerer {
@@ -83,6 +88,7 @@ export class Answerer {
   private async askPerson(screen: TerminalScreen, message: AskMessage): Promise<void> {
     const stop = new AbortController();
     this.open = { message, stop };
+    this.options.asking?.(message.ts);
     try {
       const reply = await askOnTerminal(screen, message, stop.signal);
       if (reply === "wait") this.options.note("Waiting for the command to end (Ctrl-C cancels the task).");
@@ -150,4 +156,17 @@ export function unattendedAnswer(message: AskMessage, yolo: boolean, resultsComm
 
 function refusal(yolo: boolean): AskResponse {
   return { type: "no", text: yolo ? "Not approved: this needs a person even in YOLO mode, and the run is unattended." : "Not approved: unattended run without --yolo." };
+}
+
+/** What would have let a refused question through: the switch to add, or why even YOLO asks. */
+export function refusalHint(message: AskMessage, yolo: boolean): string {
+  // The guard's own files and ignored or secret ones: no switch helps (the question says why).
+  if (message.tool?.alwaysAsks) return `${message.tool.why ?? ""} Tandem always asks about this, even with --yolo; run it at a terminal to answer.`.trim();
+  if (yolo) return "Tandem asks about this even with --yolo; run it at a terminal to answer.";
+  if (message.ask === "command") return `Allow it with --auto-approve ${switchName("executeSafeCommands")} (read-only commands) or ${switchName("executeAllCommands")}, or --yolo.`;
+  const outside = message.tool?.outsideWorkspace === true;
+  const category = message.tool ? getTool(message.tool.tool)?.approval : undefined;
+  const key: AutoApprovalKey =
+    category === "read" ? (outside ? "readFilesExternally" : "readFiles") : category === "browser" ? "useBrowser" : category === "mcp" ? "useMcp" : outside ? "editFilesExternally" : "editFiles";
+  return `Allow it with --auto-approve ${switchName(key)}, or --yolo.`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseCliArgs } from "./args";
+import { version } from "../../package.json";
+import { parseCliArgs, VERSION } from "./args";
 
 describe("parseCliArgs", () => {
   it("takes the task, provider, key and endpoint", () => {
@@ -10,16 +11,22 @@ describe("parseCliArgs", () => {
   it("passes the OpenAI API choice, and leaves it to the model and endpoint when absent", () => {
     expect(parseCliArgs(["--openai-api", "responses", "go"], {})).toMatchObject({ api: { openAiApi: "responses" } });
     const automatic = parseCliArgs(["go"], {});
-    expect(automatic !== "help" && "openAiApi" in automatic.api).toBe(false);
+    expect(typeof automatic === "object" && "openAiApi" in automatic.api).toBe(false);
   });
 
   it("takes --context-window as the context window override and --no-auto-condense, refusing a window that is no number", () => {
     const options = parseCliArgs(["--context-window", "32_000", "--no-auto-condense", "go"], {});
     expect(options).toMatchObject({ api: { contextWindowOverride: 32000 }, autoCondense: false });
     const plain = parseCliArgs(["go"], {});
-    expect(plain !== "help" && "contextWindowOverride" in plain.api).toBe(false);
+    expect(typeof plain === "object" && "contextWindowOverride" in plain.api).toBe(false);
     expect(plain).toMatchObject({ autoCondense: true });
     for (const bad of ["big", "12.5", "-5", "100"]) expect(() => parseCliArgs([`--context-window=${bad}`, "go"], {})).toThrow(/--context-window takes a whole number of tokens, at least 1024/);
+  });
+
+  it("answers --help and --version before anything else, even without a task", () => {
+    expect(parseCliArgs(["--help"], {})).toBe("help");
+    expect(parseCliArgs(["--version", "--provider", "nonsense"], {})).toBe("version");
+    expect(VERSION).toBe(`tandem ${version}`);
   });
 
   it("refuses an OpenAI API it does not know, and a missing task", () => {
@@ -33,7 +40,7 @@ describe("parseCliArgs: Plan and Act", () => {
     expect(parseCliArgs(["--plan", "go"], {})).toMatchObject({ mode: "plan" });
     expect(parseCliArgs(["--resume", "last", "--act", "go on"], {})).toMatchObject({ mode: "act", action: { kind: "resume" } });
     const neither = parseCliArgs(["go"], {});
-    expect(neither !== "help" && neither.mode).toBeUndefined();
+    expect(typeof neither === "object" && neither.mode).toBeUndefined();
   });
 
   it("refuses both at once, and either without a task", () => {
@@ -106,5 +113,50 @@ describe("parseCliArgs: MCP servers", () => {
     expect(() => parseCliArgs(["--no-mcp", "--mcp-config", "a.json", "go"], {})).toThrow(/--no-mcp contradicts/);
     expect(parseCliArgs(["--no-mcp", "--trust-workspace", "go"], {})).toMatchObject({ mcp: { kind: "none" }, trustWorkspace: true });
     expect(parseCliArgs(["go"], {})).toMatchObject({ trustWorkspace: false });
+  });
+});
+
+describe("parseCliArgs: --notify", () => {
+  it("keeps the command as typed, for a task or a resume; none by default", () => {
+    const command = `notify-send Tandem "$TANDEM_NOTIFICATION"`;
+    expect(parseCliArgs(["--notify", command, "go"], {})).toMatchObject({ notify: command });
+    expect(parseCliArgs(["--resume", "last", "--notify", command], {})).toMatchObject({ notify: command });
+    const plain = parseCliArgs(["go"], {});
+    expect(typeof plain === "object" && "notify" in plain).toBe(false);
+  });
+
+  it("refuses an empty command, and one with nothing to notify about", () => {
+    expect(() => parseCliArgs(["--notify", " ", "go"], {})).toThrow(/--notify needs a command/);
+    expect(() => parseCliArgs(["--list-tasks", "--notify", "true"], {})).toThrow(/--notify goes with a task or --resume/);
+  });
+});
+
+describe("parseCliArgs: the saved tasks' list and export", () => {
+  it("takes --list-tasks with --json, --search, --all-workspaces and --sort", () => {
+    expect(parseCliArgs(["--list-tasks"], {})).toMatchObject({ action: { kind: "list", allWorkspaces: false, sort: "newest" }, json: false });
+    expect(parseCliArgs(["--list-tasks", "--json", "--search", " retry fetcher ", "--all-workspaces", "--sort", "cost"], {})).toMatchObject({
+      action: { kind: "list", search: "retry fetcher", allWorkspaces: true, sort: "cost" },
+      json: true,
+    });
+  });
+
+  it("takes `tandem export TASK_ID [--output FILE]`, the file from the folder it runs in", () => {
+    expect(parseCliArgs(["export", "abc123"], {}, "/here")).toMatchObject({ action: { kind: "export", taskId: "abc123" } });
+    expect(parseCliArgs(["export", "abc123", "--output", "out/task.md"], {}, "/here")).toMatchObject({ action: { kind: "export", taskId: "abc123", output: "/here/out/task.md" } });
+    // One word alone is still a task.
+    expect(parseCliArgs(["export"], {})).toMatchObject({ action: { kind: "new", task: "export" } });
+  });
+
+  it("refuses each of their flags elsewhere, and their mistakes, in words", () => {
+    expect(() => parseCliArgs(["--search", "x", "go"], {})).toThrow("--search goes with --list-tasks, not a task.");
+    expect(() => parseCliArgs(["--all-workspaces", "--resume", "last"], {})).toThrow("--all-workspaces goes with --list-tasks, not a task.");
+    expect(() => parseCliArgs(["export", "id", "--sort", "cost"], {})).toThrow("--sort goes with --list-tasks, not `tandem export`.");
+    expect(() => parseCliArgs(["--output", "f.md", "go"], {})).toThrow("--output goes with `tandem export`.");
+    expect(() => parseCliArgs(["--list-tasks", "--output", "f.md"], {})).toThrow("--output goes with `tandem export`.");
+    expect(() => parseCliArgs(["--list-tasks", "--sort", "size"], {})).toThrow('Unknown --sort "size": use newest, oldest, cost, tokens.');
+    expect(() => parseCliArgs(["--list-tasks", "--search", "  "], {})).toThrow("--search needs some text to look for.");
+    expect(() => parseCliArgs(["export", "a", "b"], {})).toThrow(/`tandem export` takes one task id/);
+    expect(() => parseCliArgs(["export", "a", "--no-storage"], {})).toThrow(/need saved tasks: leave out --no-storage/);
+    expect(() => parseCliArgs(["--list-tasks", "go"], {})).toThrow("--list-tasks takes no task and no --resume.");
   });
 });

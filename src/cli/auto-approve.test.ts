@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AskMessage } from "../shared/messages";
 import { AUTO_APPROVAL_SWITCHES, autoApprovalSwitch } from "../shared/auto-approval";
 import { USAGE } from "./args";
-import { parseAutoApprove, refusalHint, unattendedNote } from "./auto-approve";
+import { refusalHint } from "./answers";
+import { parseAutoApprove, unattendedNote } from "./auto-approve";
 
 const guardWrite: AskMessage = {
   ts: 1,

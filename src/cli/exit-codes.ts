@@ -7,6 +7,8 @@ export const EXIT = {
   mistakeLimit: 2,
   /** Unattended, something needed approval that no switch gave: the task stopped there. */
   needsApproval: 3,
+  /** The task reached its --max-cost or --max-requests cap, and nobody at a terminal raised it. */
+  spendLimit: 4,
   /** Bad arguments, a missing --cwd folder, no such saved task (EX_USAGE). */
   usage: 64,
   /** Ctrl-C (128 + SIGINT). */
@@ -17,6 +19,7 @@ export const EXIT_FOR_OUTCOME: Record<TaskOutcome, number> = {
   completed: EXIT.completed,
   failed: EXIT.failed,
   mistake_limit: EXIT.mistakeLimit,
+  spend_limit: EXIT.spendLimit,
   aborted: EXIT.cancelled,
 };
 
@@ -25,6 +28,7 @@ export const EXIT_CODE_HELP = [
   `  ${EXIT.failed}    the task failed (e.g. the API refused the key, or a request failed for good)`,
   `  ${EXIT.mistakeLimit}    the model made too many mistakes in a row`,
   `  ${EXIT.needsApproval}    something needed approval that nobody could give (see --auto-approve)`,
+  `  ${EXIT.spendLimit}    the task reached its --max-cost or --max-requests cap`,
   `  ${EXIT.usage}   bad arguments, a missing --cwd folder, or no such saved task`,
   `  ${EXIT.cancelled}  cancelled with Ctrl-C`,
 ].join("\n");

@@ -18,8 +18,13 @@ export function defaultMcpConfigFile(env: NodeJS.ProcessEnv): string {
   return globalMcpSettingsFile(tandemDataFolder(env));
 }
 
-/** The hub for this run, started (not awaited); undefined with --no-mcp. Problems of the files are said once they are read. */
-export function startMcpHub(mcp: CliMcp, cwd: string, env: NodeJS.ProcessEnv, note: (text: string) => void, sandbox?: McpServerSandbox): McpHub | undefined {
+/**
+ * The hub for this run, started (not awaited); undefined with --no-mcp. Problems of the files are
+ * said once they are read. `folders`: the workspace's, the primary first (its `.tandem/mcp.json`
+ * is the workspace file, as VS Code reads the first folder's).
+ */
+export function startMcpHub(mcp: CliMcp, folders: readonly string[], env: NodeJS.ProcessEnv, note: (text: string) => void, sandbox?: McpServerSandbox): McpHub | undefined {
+  const [cwd = process.cwd()] = folders;
   if (mcp.kind === "none") return undefined;
   const hub = new McpHub({
     globalConfigFile: mcp.configFile ?? defaultMcpConfigFile(env),
@@ -28,7 +33,7 @@ export function startMcpHub(mcp: CliMcp, cwd: string, env: NodeJS.ProcessEnv, no
       if (!mcp.trustWorkspace) note(untrustedNote(request));
       return mcp.trustWorkspace;
     },
-    workspaceFolders: () => [cwd],
+    workspaceFolders: () => [...folders],
     ...(sandbox ? { sandbox } : {}),
     // One run: a file changed meanwhile is read by the next run.
     watch: false,

@@ -13,6 +13,16 @@ function printed(show: (printer: CliPrinter) => void): string {
 }
 
 describe("CliPrinter", () => {
+  it("prints what the model and commands wrote with their control characters visible, streamed or whole", () => {
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "text", text: "Hi\u001b]0;title\u0007 there\r", partial: true });
+      p.show({ ts: 1, type: "say", say: "text", text: "Hi\u001b]0;title\u0007 there\r\nnext\rover", partial: false });
+      p.show({ ts: 2, type: "ask", ask: "command", text: "touch pwned\recho hello" });
+      p.show({ ts: 3, type: "say", say: "command_output", text: "\u001b[32mgreen\u001b[0m", command: { confinement: { kind: "none", why: "off" }, end: { kind: "exited", code: 0 } } });
+    });
+    expect(text).toBe("Hi␛]0;title␇ there\nnext␍over\n? run command: touch pwned␍echo hello\ncommand_output: ␛[32mgreen␛[0m\n[Exit code 0 · not sandboxed]\n");
+  });
+
   it("says a cut-off tool call was not run, instead of printing it like a done one", () => {
     const text = printed((p) => {
       p.show({ ts: 1, type: "say", say: "tool", tool: { tool: "write_to_file", path: "big.txt" } });
@@ -46,6 +56,31 @@ describe("CliPrinter", () => {
     expect(text).toBe("Thinking about it\nretry: Retrying in 2s.\n");
   });
 
+  it("holds a request's figures and a checkpoint until the prose's line ends, never inside it", () => {
+    const request = { tokensIn: 10, tokensOut: 2, cacheReads: 0, cacheWrites: 0, cost: 0.001, outcome: "completed" as const };
+    const text = printed((p) => {
+      p.show({ ts: 1, type: "say", say: "text", text: "First line\nsecond ha", partial: true });
+      p.show({ ts: 2, type: "say", say: "api_req_started", apiRequest: request });
+      p.show({ ts: 1, type: "say", say: "text", text: "First line\nsecond half\nthird", partial: true });
+      p.show({ ts: 1, type: "say", say: "text", text: "First line\nsecond half\nthird line", partial: false });
+      p.show({ ts: 3, type: "say", say: "text", text: "More wor", partial: true });
+      p.show({ ts: 4, type: "say", say: "checkpoint_created", checkpoint: { hash: "a1b2c3d4e5f6", apiMessages: 3 } });
+      p.show({ ts: 3, type: "say", say: "text", text: "More words.", partial: false });
+    });
+    expect(text).toBe("First line\nsecond half\n[request] in 10 out 2 cache r/w 0/0 $0.0010\nthird line\nMore words.\n[checkpoint] a1b2c3d4 saved (tandem checkpoints restore N puts it back)\n");
+  });
+
+  it("names a checkpoint by its number as `tandem checkpoints list` does, and prints a question at once", () => {
+    const out = new PassThrough();
+    let text = "";
+    out.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    const p = new CliPrinter(out, false, (ts) => (ts === 4 ? 2 : undefined));
+    p.show({ ts: 3, type: "say", say: "text", text: "Half a li", partial: true });
+    p.show({ ts: 4, type: "say", say: "checkpoint_created", checkpoint: { hash: "a1b2c3d4e5f6", apiMessages: 3 } });
+    p.show({ ts: 5, type: "ask", ask: "command", text: "npm test" });
+    expect(text).toBe("Half a li\n[checkpoint 2] a1b2c3d4 saved (tandem checkpoints restore 2 puts it back)\n? run command: npm test\n");
+  });
+
   it("prints a hook run as one line, and a blocked call with why", () => {
     const hook = { point: "PreToolUse", path: "/ws/.tandem/hooks/PreToolUse", source: "workspace", outcome: "cancelled", durationMs: 12, output: "many\nlines" } as const;
     const text = printed((p) => {
@@ -61,6 +96,22 @@ describe("CliPrinter", () => {
       p.show({ ts: 2, type: "say", say: "task_progress", focusChain: { items: [], by: "person" } });
     });
     expect(text).toBe("checklist 1/2:\n  [x] Look\n  [ ] Fix\nchecklist 0/0 (edited by the person): (empty)\n");
+  });
+
+  it("prints the task ledger as headed lists: files, commands with their end and confinement, hosts, servers", () => {
+    const ledger = {
+      files: ["notes.txt"],
+      commands: [
+        { command: "exit 3", sandbox: "sandboxed" as const, end: { kind: "exited" as const, code: 3 } },
+        { command: "curl x", sandbox: "outside" as const, end: { kind: "exited" as const, code: 0 } },
+      ],
+      hosts: ["example.com"],
+      mcpServers: [],
+    };
+    const text = printed((p) => p.show({ ts: 1, type: "say", say: "task_ledger", text: "ignored", ledger }));
+    expect(text).toBe(
+      "[ledger] What the task touched\nFiles written:\n  - notes.txt\nCommands run:\n  - exit 3 (exit code 3, sandboxed)\n  - curl x (exit code 0, outside the sandbox by request)\nHosts contacted:\n  - example.com\nMCP servers used: none\n",
+    );
   });
 
   it("prints why Tandem asks under the question", () => {

@@ -6,7 +6,9 @@
 import { relative } from "node:path";
 import { tandemDataFolder, workspaceStorageRoot } from "../core/storage/paths";
 import type { TaskHistory } from "../core/storage/task-history";
-import type { HistoryItem } from "../shared/protocol";
+import type { ChatMessage } from "../shared/messages";
+import type { HistorySort } from "../shared/history-view";
+import type { HistoryItem, HistoryMatch } from "../shared/protocol";
 import type { CliOptions } from "./args";
 
 /** `--storage DIR`, none with `--no-storage`, else the workspace's own folder under the data folder. */
@@ -40,20 +42,48 @@ export async function findSavedTask(history: TaskHistory, wanted: string, where:
   throw new Error(`No saved task "${wanted}" in this workspace: --list-tasks shows them.`);
 }
 
-/** One line per task, newest first. */
-export function formatTaskList(items: readonly HistoryItem[], workspace: string, where: string): string {
-  if (items.length === 0) return `No saved tasks for ${workspace} (looked in ${where}).`;
-  const lines = items.map((item) => {
+export interface TaskListShape {
+  /** Whose tasks: a workspace folder, or "all workspaces". */
+  readonly workspace: string;
+  /** Where they were read from. */
+  readonly where: string;
+  readonly sort: HistorySort;
+  /** The search, when there was one: the rows are its matches, best first. */
+  readonly search?: string;
+  /** Each row names its workspace (--all-workspaces). */
+  readonly withWorkspace?: boolean;
+}
+
+const SORT_WORDS: Record<HistorySort, string> = { newest: "newest first", oldest: "oldest first", cost: "most expensive first", tokens: "most tokens first" };
+
+/** One line per task, in the order given; a conversation match adds the words it matched. */
+export function formatTaskList(rows: readonly { item: HistoryItem; match?: HistoryMatch }[], shape: TaskListShape): string {
+  const { workspace, where, search } = shape;
+  if (rows.length === 0) return search ? `No saved task for ${workspace} matches "${search}" (looked in ${where}).` : `No saved tasks for ${workspace} (looked in ${where}).`;
+  const lines = rows.flatMap(({ item, match }) => {
     const when = new Date(item.startedAt).toISOString().slice(0, 16).replace("T", " ");
     const prompt = item.text.replace(/\s+/g, " ").trim();
     const short = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt;
-    return `${item.id}  ${when}  ${statusLabel(item).padEnd(11)} $${item.usage.cost.toFixed(4)}  ${short}`;
+    const star = item.favorite ? " ★" : "";
+    const place = shape.withWorkspace ? `  (${item.workspace ?? "workspace not recorded"})` : "";
+    const line = `${item.id}  ${when}  ${statusLabel(item).padEnd(11)} $${item.usage.cost.toFixed(4)}  ${short}${star}${place}`;
+    return match?.snippet ? [line, `    ${match.snippet.by === "person" ? "you" : "tandem"}: ${match.snippet.text}`] : [line];
   });
-  return [`Saved tasks for ${workspace}, newest first, times in UTC (resume one with --resume ID, or --resume last):`, ...lines].join("\n");
+  const order = search ? `matching "${search}", best match first` : SORT_WORDS[shape.sort];
+  return [`Saved tasks for ${workspace}, ${order}, times in UTC (resume one with --resume ID, or --resume last):`, ...lines].join("\n");
 }
 
 /** "running" in the index of a runner that is gone means it was killed; the index cannot tell, so neither do we. */
 function statusLabel(item: HistoryItem): string {
   if (item.status === undefined) return "?";
   return item.status === "running" ? "unfinished" : item.status;
+}
+
+/** The person's `n`th message of a saved chat (1: the task), for `--from`; the error lists them. */
+export function personMessage(chat: readonly ChatMessage[], n: number): ChatMessage {
+  const theirs = chat.filter((row) => row.type === "say" && (row.say === "task" || row.say === "user_feedback"));
+  const found = theirs[n - 1];
+  if (found) return found;
+  const listed = theirs.map((row, i) => `  ${i + 1}: ${(row.text ?? "").replace(/\s+/g, " ").trim().slice(0, 60)}`).join("\n");
+  throw new Error(`The task has ${theirs.length} message${theirs.length === 1 ? "" : "s"} of yours, so there is no message ${n}:\n${listed}`);
 }

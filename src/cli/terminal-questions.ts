@@ -24,6 +24,8 @@ export async function askOnTerminal(screen: TerminalScreen, message: AskMessage,
       const reply = await read("Type guidance to continue, or [n]o to stop: ");
       return reply === "" || isNo(reply) ? { type: "no" } : { type: "message", text: reply };
     }
+    case "spend_limit_reached":
+      return spendLimitChoice(read);
     case "api_req_failed":
       return isYes(await read("Retry? [y]es / [n]o: ")) ? { type: "yes" } : { type: "no" };
     case "command":
@@ -48,6 +50,16 @@ async function approval(read: (question: string) => Promise<string>, question: s
   const reply = await read(`${question} [y]es / [n]o / or type feedback to say no: `);
   if (isYes(reply)) return { type: "yes" };
   return reply === "" || isNo(reply) ? { type: "no" } : { type: "no", text: reply };
+}
+
+/** At a spending cap: one more request, the caps doubled for this task, or stop. */
+async function spendLimitChoice(read: (question: string) => Promise<string>): Promise<AskResponse> {
+  for (;;) {
+    const reply = (await read("[c]ontinue once / [r]aise the cap (doubled) / [s]top: ")).toLowerCase();
+    if (/^c(ontinue)?$/.test(reply)) return { type: "yes" };
+    if (/^r(aise)?$/.test(reply)) return { type: "yes", choice: "raise" };
+    if (reply === "" || /^s(top)?$/.test(reply) || isNo(reply)) return { type: "no" };
+  }
 }
 
 /** The three things one can do about a command that is still running. */

@@ -5,9 +5,20 @@
  */
 import type { CheckpointChange } from "../shared/checkpoints";
 
+/** One folder of the workspace. */
+export interface WorkspaceRoot {
+  /** How the model and the person name it (`frontend/src/a.ts`): unique within the workspace, one path segment. */
+  readonly name: string;
+  /** Its absolute path. */
+  readonly path: string;
+}
+
 export interface WorkspaceHost {
-  /** Absolute path of the folder the task works in. */
-  readonly root: string;
+  /**
+   * The workspace's folders, never empty; the first is the primary: commands start there and a
+   * plain relative path resolves there. Read when a task starts (the set may change between tasks).
+   */
+  readonly roots: readonly WorkspaceRoot[];
 }
 
 export interface WindowHost {

@@ -3,8 +3,10 @@ import type { ChatMessage } from "./messages";
 
 /** One file that differs between a checkpoint and the workspace now, with the checkpoint's side. */
 export interface CheckpointChange {
-  /** Relative to the workspace folder, with forward slashes. */
+  /** As the model writes it, with forward slashes: relative in the primary workspace folder, `name/…` in another. */
   readonly path: string;
+  /** Where the file is; absent: `path` is relative to the primary workspace folder. */
+  readonly absolute?: string;
   readonly status: "added" | "modified" | "deleted";
   /** The file at the checkpoint; undefined when it did not exist then, or is not text. */
   readonly before?: string;
@@ -14,7 +16,7 @@ export interface CheckpointChange {
   readonly binary?: boolean;
 }
 
-/** What a restore of files did, relative to the workspace. */
+/** What a restore of files did, paths as CheckpointChange names them. */
 export interface RestoredFiles {
   readonly written: readonly string[];
   readonly deleted: readonly string[];

@@ -2,7 +2,7 @@
  * The chat record: what the person sees of a task. Shared by the core and the webview,
  * so it holds plain data only (no runtime imports).
  */
-import type { CommandConfinement, CommandRunInfo } from "./command-run";
+import type { CommandConfinement, CommandEnd, CommandRunInfo } from "./command-run";
 import type { FocusChainInfo } from "./focus-chain";
 import type { AgentMode } from "./settings";
 
@@ -22,6 +22,8 @@ export type AskKind =
   | "api_req_failed"
   /** The model made too many mistakes in a row: continue (with guidance) or stop. */
   | "mistake_limit_reached"
+  /** The task reached its cost or request cap: continue once, raise the cap, or stop. */
+  | "spend_limit_reached"
   /** The model proposes to continue in a fresh task carrying this context. */
   | "new_task"
   /** An interrupted task can be resumed. */
@@ -65,7 +67,9 @@ export type SayKind =
   /** A hook ran (core/hooks); `hook` says which, how it ended and what it printed. */
   | "hook"
   /** The task's checklist changed (the model's task_progress, or the person's edit); `focusChain` holds it. */
-  | "task_progress";
+  | "task_progress"
+  /** The task was completed: what it touched (files written, commands run, hosts and MCP servers reached) in `ledger`. */
+  | "task_ledger";
 
 /** Details of a tool use shown in the chat. */
 export interface ToolMessageInfo {
@@ -108,6 +112,8 @@ export interface McpResultView {
   parts: McpResultPart[];
   /** What the panel left out to stay small (e.g. "12,000 characters, 1 image"); the model may have had more. */
   omitted?: string;
+  /** The model got the result cut to size: the whole text is kept in this file of the task's, for the person. */
+  whole?: { readonly path: string; readonly chars: number };
 }
 
 export type McpResultPart =
@@ -150,6 +156,40 @@ export interface HookRunInfo {
   output?: string;
 }
 
+/**
+ * What a completed task touched, as its tools reported it (core/participants/ledger): for the
+ * person to check at a glance. Files changed by commands are not listed here (only the commands).
+ */
+export interface TaskLedger {
+  /** Files write_to_file and replace_in_file changed, relative to the workspace (absolute outside it), in first-written order. */
+  files: string[];
+  commands: LedgerCommand[];
+  /** Hosts web_fetch reached (or tried to), in first-reached order. */
+  hosts: string[];
+  /** MCP servers the task used, by name. */
+  mcpServers: string[];
+  /** Other files that differ from the workspace as the task found it (its first checkpoint): changed by commands. Absent without checkpoints. */
+  otherChanges?: string[];
+}
+
+/** One command the task ran, as its output rows reported it. */
+export interface LedgerCommand {
+  command: string;
+  /** sandboxed: inside the OS sandbox; outside: outside it at the model's request, allowed; unconfined: no sandbox (off or unavailable). */
+  sandbox: "sandboxed" | "outside" | "unconfined";
+  /** How it ended; unset when no row said (it failed to start). */
+  end?: CommandEnd;
+}
+
+/**
+ * A point in the API conversation: its first `messages` messages, the last of them with only its
+ * first `lastBlocks` content blocks (later words may be merged into a trailing user message).
+ */
+export interface ConversationPoint {
+  messages: number;
+  lastBlocks: number;
+}
+
 /** Token and cost accounting of one API request, updated as usage arrives. */
 export interface ApiRequestInfo {
   tokensIn: number;
@@ -157,6 +197,10 @@ export interface ApiRequestInfo {
   cacheWrites: number;
   cacheReads: number;
   cost: number;
+  /** The conversation the request sent: what an edit of a later message, or a restore, goes back to. */
+  sent?: ConversationPoint;
+  /** A task's first request, before it went: the prompt's size and what it costs before the answer (4 characters a token). */
+  estimate?: { tokensIn: number; cost: number };
   /** Set once the request is over. */
   outcome?: "completed" | "failed" | "cancelled" | "retried";
   /** Provider error message when it failed. */
@@ -216,8 +260,14 @@ interface ChatMessageBase {
   condense?: CondenseInfo;
   /** A command's output rows: how it runs and, once over, how it ended and what the sandbox blocked. */
   command?: CommandRunInfo;
+  /** say "task_ledger": what the completed task touched. */
+  ledger?: TaskLedger;
   /** Options offered with a followup question. */
   options?: string[];
+  /** The person's words (say "task", "user_feedback"): the conversation as it stood when they were said, which an edit of them keeps. Unset in rows saved before it was recorded. */
+  conversationAt?: ConversationPoint;
+  /** say "checkpoint_restored": the chat was taken back for the edited message that follows it. */
+  editedMessage?: boolean;
 }
 
 export interface AskMessage extends ChatMessageBase {
@@ -238,6 +288,7 @@ export type ChatMessage = AskMessage | SayMessage;
 
 /** The person's answer to an ask. */
 export type AskResponse =
-  | { readonly type: "yes"; text?: string; images?: string[] }
+  /** `choice`: which of the question's answers it was, where two mean yes (continue once, raise the cap). */
+  | { readonly type: "yes"; text?: string; images?: string[]; choice?: string }
   | { readonly type: "no"; text?: string; images?: string[] }
   | { readonly type: "message"; text: string; images?: string[] };

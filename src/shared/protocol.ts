@@ -21,7 +21,7 @@ import type { UsageTotals } from "./usage";
 import type { RestoreScope } from "./checkpoints";
 import type { McpAction, McpElicitation, McpElicitationAnswer, McpPanelState, McpProblemView, McpServerView } from "./mcp";
 
-import type { ProviderId } from "./providers";
+import type { ProviderField, ProviderId } from "./providers";
 
 export type { ProviderId } from "./providers";
 
@@ -34,6 +34,12 @@ export interface ApiSettings {
   thinkingBudgetTokens?: number;
   /** OpenAI only: which API to call; unset or "auto" lets Tandem choose per model and endpoint. */
   openAiApi?: OpenAiApiSetting;
+  /** Bedrock. */
+  awsRegion?: string;
+  awsProfile?: string;
+  /** Vertex AI. */
+  vertexProjectId?: string;
+  vertexRegion?: string;
 }
 
 export type OpenAiApiSetting = "auto" | "chat" | "responses";
@@ -42,6 +48,8 @@ export type OpenAiApiSetting = "auto" | "chat" | "responses";
 export interface ModelCatalogEntry {
   provider: ProviderId;
   id: string;
+  /** What the server calls it, when that is not its id (OpenRouter's names). */
+  name?: string;
   contextWindow: number;
   maxOutputTokens: number;
   /** USD per million tokens. */
@@ -49,6 +57,16 @@ export interface ModelCatalogEntry {
   outputPrice: number;
   cacheWritePrice: number;
   cacheReadPrice: number;
+}
+
+/** A model list read from the provider's server or from VS Code. */
+export interface ModelListStatus {
+  /** Epoch ms of the list shown; unset before any was read. */
+  fetchedAt?: number;
+  /** Why the last read failed (the list shown, if any, is older). */
+  error?: string;
+  /** A read is under way. */
+  reading: boolean;
 }
 
 /** Which model tasks use: src/api/model-info.ts owns the default and the catalogue's names. */
@@ -72,7 +90,8 @@ export interface TaskSummary {
  * How a saved task ended. "running" while it runs, and also for a task whose host died under it
  * (the next host was not there to see it end): that one was interrupted.
  */
-export type TaskStatus = "running" | "completed" | "failed" | "cancelled" | "interrupted";
+export const TASK_STATUSES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** One saved task, for the history view. */
 export interface HistoryItem extends TaskSummary {
@@ -82,16 +101,43 @@ export interface HistoryItem extends TaskSummary {
   status?: TaskStatus;
   /** The workspace root the task ran in; unset in an index written before Tandem recorded it. */
   workspace?: string;
+  /** Starred in History: kept by "Delete all". */
+  favorite?: boolean;
+}
+
+/** History's tasks of this workspace, or of every workspace (shared/history-view.ts decides which are which). */
+export type HistoryScope = "workspace" | "all";
+
+/** A character range `[start, end)`. */
+export type TextRange = readonly [number, number];
+
+/**
+ * One task History's search found. `rank` orders the matches (lower is better: the task's text
+ * before its conversation, exact before prefix before substring before the words apart before a
+ * fuzzy subsequence); `ranges` are in the task's text, or in `snippet` for a conversation match.
+ */
+export interface HistoryMatch {
+  readonly id: string;
+  readonly rank: number;
+  readonly field: "text" | "conversation";
+  readonly ranges: readonly TextRange[];
+  /** A conversation match: the words around it, and who wrote them. */
+  readonly snippet?: { readonly text: string; readonly by: "person" | "model" };
 }
 
 export interface WebviewSettings {
   agent: AgentSettings;
   api: ApiSettings;
-  /** Whether a key is stored for each provider (the key itself never leaves the host). */
-  hasApiKey: Record<ProviderId, boolean>;
+  /** Whether a key is stored, for each provider that takes one (the key itself never leaves the host). */
+  hasApiKey: Partial<Record<ProviderId, boolean>>;
   /** The selected provider needs a key and none is stored: no task can start until one is saved. */
   needsApiKey: boolean;
+  /** The selected provider's models. */
   models: readonly ModelCatalogEntry[];
+  /** For providers whose models their server (or VS Code) lists: how that list stands. */
+  modelList?: ModelListStatus;
+  /** The selected provider's settings that must be set and are not (e.g. Vertex's project). */
+  missingFields: readonly ProviderField[];
   /** The model tasks use now (the one set, or the provider's default). */
   model: ModelInUse;
   /** The context window of the selected model, after any override. */
@@ -115,6 +161,8 @@ export interface QuestionAnswers {
   /** No reply: what was typed waits in the queue for the next question. */
   api_req_failed: "retry" | "stop";
   mistake_limit_reached: "proceed" | "stop" | "reply";
+  /** Continue with one more request, raise the caps reached (double them, for this task), or stop. */
+  spend_limit_reached: "proceed" | "raise" | "stop";
   new_task: "accept" | "decline" | "reply";
   resume_task: "resume" | "reply";
   /** A reply (or one of the model's options) goes on planning; `accept` takes the plan as it is and ends the task (the CLI's --plan). */
@@ -227,7 +275,14 @@ export type ToWebviewMessage =
   | { readonly type: "rules"; rules: RulesView }
   /** A saved task was added or changed (its status, its totals); the list is sent whole only in `state`. */
   | { readonly type: "historyItemChanged"; item: HistoryItem }
-  | { readonly type: "historyItemRemoved"; id: string }
+  /** Saved tasks deleted (one, or those "Delete all" removed). */
+  | { readonly type: "historyItemsRemoved"; ids: readonly string[] }
+  /**
+   * The answer to `searchHistory` `requestId`: the tasks of its scope whose text or conversation
+   * match `query`, best first; at most the best few hundred of `total`, so a keystroke posts a
+   * bounded answer however many tasks match.
+   */
+  | { readonly type: "historyResults"; requestId: number; query: string; matches: readonly HistoryMatch[]; total: number }
   /**
    * What the OS sandbox for commands does: posted once the machine has been checked, after each
    * change of tandem.sandbox.*, and after each \`state\` (a new page holds nothing). Not part of
@@ -245,12 +300,16 @@ export type ToWebviewMessage =
   | { readonly type: "mcpElicitationClosed"; id: number }
   | { readonly type: "showView"; view: PanelView }
   | { readonly type: "focusInput" }
+  /** A notification's "Show": the keyboard goes to the answers of question `questionId` (the panel checks it is still the open one). */
+  | { readonly type: "focusQuestion"; questionId: number }
   /** Text to insert into the input box (e.g. "Add Selection to Chat"). */
   | { readonly type: "insertText"; text: string }
   /** Something the person must see that belongs to no task (e.g. a settings error). */
   | { readonly type: "notice"; level: "info" | "warning" | "error"; text: string }
   /** The answer to `searchWorkspace` `requestId`: the best matches for its query. */
   | { readonly type: "workspaceResults"; requestId: number; query: string; results: readonly WorkspaceEntryView[] }
+  /** The answer to `testConnection`: whether a request got an answer, and what failed in words. */
+  | { readonly type: "connectionTested"; provider: ProviderId; ok: boolean; text: string }
   /** The answer to `slashCommands`: every command the `/` menu may offer now, in its order. */
   | { readonly type: "slashCommands"; commands: readonly SlashCommandView[] };
 
@@ -264,8 +323,24 @@ export type FromWebviewMessage =
   | { readonly type: "clearTask" }
   | { readonly type: "resumeTask"; id: string }
   | { readonly type: "deleteTask"; id: string }
+  /** "Delete all": every task of the scope but the favourites and the open one (the host decides which, as shared/history-view.ts says). */
+  | { readonly type: "deleteTasks"; scope: HistoryScope }
+  /** Stars a saved task (kept by "Delete all") or takes its star away. */
+  | { readonly type: "setFavorite"; id: string; favorite: boolean }
+  /**
+   * History's search: answered with `historyResults` of the same id. The host searches; the list
+   * stays in the panel. An empty query (posted as History opens) matches nothing: the host loads
+   * what searching needs meanwhile.
+   */
+  | { readonly type: "searchHistory"; query: string; requestId: number; scope: HistoryScope }
+  /** Saves a task as Markdown where the person chooses (a save dialog). */
+  | { readonly type: "exportTask"; id: string }
   | { readonly type: "updateAgentSettings"; settings: Partial<AgentSettings> }
   | { readonly type: "updateApiSettings"; settings: Partial<ApiSettings> }
+  /** The model picker's Refresh: read the provider's model list again. */
+  | { readonly type: "refreshModels" }
+  /** One tiny request with the settings as they are; answered by `connectionTested`. */
+  | { readonly type: "testConnection" }
   /** Write-only: the key goes to the host's secret storage and never comes back. */
   | { readonly type: "setApiKey"; provider: ProviderId; apiKey: string }
   | { readonly type: "openFile"; path: string }
@@ -273,6 +348,8 @@ export type FromWebviewMessage =
   | { readonly type: "compareCheckpoint"; ts: number }
   /** Takes the task back to the checkpoint on row `ts`; the panel has asked the person to confirm. */
   | { readonly type: "restoreCheckpoint"; ts: number; scope: RestoreScope }
+  /** The person's message on row `ts`, edited: the task goes back to it (its files too, with `restoreFiles`) and on from the new text. */
+  | { readonly type: "editMessage"; ts: number; text: string; images: readonly string[]; restoreFiles: boolean }
   /** Asks for the checkpoint store's size (answered with `checkpointStore`), or deletes it all. */
   | { readonly type: "checkpointStore"; action: "measure" | "clean" }
   /** Asks for the rules files found now (answered with `rules`). */

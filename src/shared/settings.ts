@@ -94,6 +94,10 @@ export interface AgentSettings {
   defaultMode: AgentMode;
   /** The model Plan-mode requests go to (same provider); empty: the same model as Act mode. */
   planModeModelId: string;
+  /** USD a task may spend before it stops to ask (0: no cap). */
+  maxCostPerTask: number;
+  /** Requests a task may make before it stops to ask (0: no cap). */
+  maxRequestsPerTask: number;
 }
 
 /**
@@ -128,6 +132,8 @@ export const DEFAULT_AGENT_SETTINGS: Readonly<AgentSettings> = {
   focusChain: true,
   focusChainReminderInterval: 6,
   autoCondense: true,
+  maxCostPerTask: 0,
+  maxRequestsPerTask: 0,
   defaultMode: "act",
   planModeModelId: "",
 };

@@ -25,6 +25,13 @@ export function requestInfo(message: ChatMessage | undefined): ApiRequestInfo | 
   return message.apiRequest;
 }
 
+/** A request's estimate while it is all there is: no usage has arrived and the request has not ended. */
+export function openEstimate(message: ChatMessage | undefined): { tokensIn: number; cost: number } | undefined {
+  const info = requestInfo(message);
+  if (!info?.estimate || info.outcome !== undefined) return undefined;
+  return info.tokensIn + info.tokensOut + info.cacheWrites + info.cacheReads > 0 ? undefined : info.estimate;
+}
+
 /** What a message adds to the task's totals: a request's usage, or what the requests a restore removed had cost. */
 export function billedUsage(message: ChatMessage | undefined): UsageTotals | undefined {
   if (message?.type !== "say") return undefined;
@@ -33,7 +40,7 @@ export function billedUsage(message: ChatMessage | undefined): UsageTotals | und
 }
 
 /** How many requests a message stands for in the bill (a restore's row: those it removed). */
-function billedRequests(message: ChatMessage): number {
+export function billedRequestCount(message: ChatMessage): number {
   if (message.type !== "say") return 0;
   if (message.say === "checkpoint_restored") return message.removedRequests?.requests ?? 0;
   return message.say === "api_req_started" && message.apiRequest ? 1 : 0;
@@ -42,7 +49,7 @@ function billedRequests(message: ChatMessage): number {
 /** The sum of what `messages` billed, to carry past a restore that removes them; undefined when they billed nothing. */
 export function removedRequests(messages: readonly ChatMessage[]): RemovedRequests | undefined {
   let requests = 0;
-  for (const message of messages) requests += billedRequests(message);
+  for (const message of messages) requests += billedRequestCount(message);
   return requests === 0 ? undefined : { requests, ...sumUsage(messages) };
 }
 

@@ -102,9 +102,8 @@ describe("what the Anthropic handler sends", () => {
     expect(server.requests).toHaveLength(1);
     const request = server.requests[0];
     expect(request?.path).toBe("/v1/messages");
-    expect(request?.headers["x-api-key"]).toBe("sk-ant-test-key");
-    expect(request?.headers["anthropic-version"]).toBe("2023-06-01");
-    expect(request?.headers["authorization"]).toBeUndefined();
+    expect(request?.headers.authorization).toBe("Bearer sk-ant-test-key");
+    expect(request?.headers["anthropic-version"]).toBe("2026-10-21");
     expect(request?.body).toMatchObject({ model: "claude-sonnet-5-5", max_tokens: 128_000, stream: true });
     expect(request?.body).not.toHaveProperty("thinking");
     expect(request?.body).not.toHaveProperty("temperature");

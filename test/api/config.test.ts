@@ -12,7 +12,7 @@ describe("buildApiHandler", () => {
   });
 
   it.each<[string, ApiConfiguration, RegExp]>([
-    ["an unknown provider", { provider: "gemini" as never }, /Unknown API provider "gemini"/],
+    ["an unknown provider", { provider: "mistral" as never }, /Unknown API provider "mistral"/],
     ["a base URL that is no URL", { provider: "openai", baseUrl: "localhost 11434" }, /not a valid URL/],
     ["a zero idle timeout", { provider: "openai", streamIdleTimeoutMs: 0 }, /streamIdleTimeoutMs/],
     ["a negative request timeout", { provider: "openai", requestTimeoutMs: -5 }, /requestTimeoutMs/],

@@ -108,7 +108,7 @@ describe("thinking and temperature per model", () => {
 describe("catalogueIdOf", () => {
   it("files each provider's default model under its own id, so the settings picker knows it", () => {
     for (const provider of ["anthropic", "openai"] as const) {
-      expect(catalogueIdOf(provider, DEFAULT_MODEL_ID[provider])).toBe(DEFAULT_MODEL_ID[provider]);
+      expect(catalogueIdOf(provider, DEFAULT_MODEL_ID[provider] ?? "")).toBe(DEFAULT_MODEL_ID[provider]);
       expect(listModels(provider).map((m) => m.id)).toContain(DEFAULT_MODEL_ID[provider]);
     }
   });
@@ -124,9 +124,9 @@ describe("catalogueIdOf", () => {
 });
 
 describe("listModels", () => {
-  it("lists both providers with window, output and prices, each resolving to the same facts", () => {
+  it("lists every provider with a catalogue, with window, output and prices, each resolving to the same facts", () => {
     const all = listModels();
-    expect(new Set(all.map((m) => m.provider))).toEqual(new Set(["anthropic", "openai"]));
+    expect(new Set(all.map((m) => m.provider))).toEqual(new Set(["anthropic", "openai", "gemini", "bedrock", "vertex"]));
     for (const model of all) {
       const { info } = resolveModel(model.provider, model.id);
       expect(model, model.id).toMatchObject({
@@ -267,5 +267,20 @@ describe("cost", () => {
   it("rejects negative or non-finite counts", () => {
     expect(() => calculateCost(prices, { inputTokens: -1, outputTokens: 0 })).toThrow(/inputTokens/);
     expect(() => calculateCost(prices, { inputTokens: 0, outputTokens: Number.NaN })).toThrow(/outputTokens/);
+  });
+});
+
+describe("Bedrock's and Vertex's names for Claude", () => {
+  it("lists Bedrock's global inference profiles and Vertex's dated ids, and prices each as its Claude", () => {
+    const bedrock = listModels("bedrock").map((m) => m.id);
+    expect(bedrock).toContain("global.anthropic.claude-sonnet-5-5");
+    expect(bedrock).toContain("global.anthropic.claude-haiku-4-5-20251001-v1:0");
+    expect(bedrock).toContain("global.anthropic.claude-opus-4-6-v1");
+    expect(listModels("vertex").map((m) => m.id)).toEqual(expect.arrayContaining(["claude-sonnet-5-5", "claude-haiku-4-5@20251001", DEFAULT_MODEL_ID.gemini]));
+    for (const id of ["us.anthropic.claude-sonnet-5-5", "eu.anthropic.claude-sonnet-5-5", "anthropic.claude-sonnet-5-5", "arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-sonnet-5-5"]) {
+      expect(catalogueIdOf("bedrock", id), id).toBe("global.anthropic.claude-sonnet-5-5");
+      expect(resolveModel("bedrock", id).info, id).toEqual(resolveModel("anthropic", "claude-sonnet-5-5").info);
+    }
+    expect(catalogueIdOf("vertex", "claude-haiku-4-5@20251001")).toBe("claude-haiku-4-5@20251001");
   });
 });

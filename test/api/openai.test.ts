@@ -8,7 +8,7 @@ import type { ApiConfiguration } from "../../src/api/index.js";
 import type { ApiMessage, ToolSpec } from "../../src/api/types.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { providerAdapter } from "./provider-adapters.js";
-import { drain, totalUsage } from "./stream-helpers.js";
+import { drain, expectApiError, totalUsage } from "./stream-helpers.js";
 
 let server: ScriptedModelServer;
 
@@ -159,5 +159,28 @@ describe("what the OpenAI handler sends", () => {
       { role: "assistant", content: "Noted." },
       { role: "user", content: "part one\n\npart two" },
     ]);
+  });
+});
+
+describe("a server that echoes the key", () => {
+  it("gets [key] in the error the chat shows, not the key", async () => {
+    const { createServer } = await import("node:http");
+    const echo = createServer((req, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${String(req.headers.authorization).replace(/^Bearer /, "")}.`, type: "invalid_request_error" } }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (echo.address() as { port: number }).port;
+      const key = "sk-echoed-secret-0123456789";
+      const api = (await import("../../src/api/index.js")).buildApiHandler({ provider: "openai", apiKey: key, baseUrl: `http://127.0.0.1:${port}/v1`, modelId: "gpt-4.1" });
+      const result = await drain(api.createMessage("", HELLO));
+      const error = expectApiError(result, "auth");
+      expect(error.message).toContain("Incorrect API key provided: [key].");
+      expect(error.message).not.toContain(key);
+      expect(error.status).toBe(401);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 });

@@ -196,7 +196,8 @@ const planModeRespondScenario: Scenario = async (env) => {
 const webFetchScenario: Scenario = async (env) => {
   const cwd = await workspace(env, {});
   const url = env.site.url("/article");
-  const run = await env.cli.run("Read the page", [toolCall("web_fetch", { url }), COMPLETE], { cwd });
+  // The site is on 127.0.0.1: fetched unasked only because the person lists the host.
+  const run = await env.cli.run("Read the page", [toolCall("web_fetch", { url }), COMPLETE], { cwd, args: ["--sandbox-allow-domain", "127.0.0.1"] });
   const [page] = expectCompleted(run, 2);
   expect(page).toContain(ARTICLE_SENTENCE);
   expect(page).not.toContain(NAV_NOISE);

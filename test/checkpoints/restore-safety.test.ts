@@ -1,16 +1,18 @@
 /**
  * What a restore must never do, and what it must always finish: it leaves ignored, excluded and
  * never-tracked files exactly as they are (even ones changed since the checkpoint, even a file the
- * checkpoint has that is excluded now), never writes through a link, is idempotent, and a restore
- * killed midway (a child process, SIGKILL) is completed by running it again.
+ * checkpoint has that is excluded now), never writes through a link, is idempotent, stops whole
+ * at a file the disk refuses, and a restore killed midway (a child process, SIGKILL) is completed
+ * by running it again.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CheckpointStore } from "../../src/core/checkpoints";
+import { shadowLocation } from "../../src/core/checkpoints/shadow-location";
 import { bundleStoreChild, startChild } from "./child-process";
-import { fingerprint, personGit, tempFolder, writeFiles } from "./helpers";
+import { checkpointPaths, fingerprint, personGit, tempFolder, writeFiles } from "./helpers";
 
 let dir: string;
 let cleanup: () => void;
@@ -33,6 +35,16 @@ beforeEach(() => {
 
 function open(options: { maxFileBytes?: number } = {}): Promise<CheckpointStore> {
   return CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "task-1", ...options });
+}
+
+/** A commit in the workspace's store: `base`'s tree and one more file (made with plain git, as no workspace could). */
+function checkpointWith(base: string, extraPath: string): string {
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_INDEX_FILE: path.join(dir, `crafted-${run}.index`) };
+  const git = (args: string[], input?: string) => execFileSync("git", [`--git-dir=${shadowLocation(storageRoot, workspace).gitDir}`, ...args], { env, input, encoding: "utf8" }).trim();
+  git(["read-tree", base]);
+  const blob = git(["hash-object", "-w", "--stdin"], "refused\n");
+  git(["update-index", "--add", "--cacheinfo", `100644,${blob},${extraPath}`]);
+  return git(["commit-tree", git(["write-tree"]), "-m", "crafted"]);
 }
 
 const untouchable = (p: string) => p === "node_modules" || p.startsWith("node_modules/") || p === "build.log" || p.startsWith("nested") || p === "big.dat" || p === "secret" || p.startsWith("secret/") || p === "art.psd";
@@ -68,6 +80,26 @@ describe("a restore", () => {
     expect(fingerprint(workspace, { skip: (p) => !untouchable(p) && p !== "node_modules" })).toEqual(untouchedBefore);
   });
 
+  it("leaves alone a file swapped for a named pipe, and one ignored since, each with its own reason", async () => {
+    writeFiles(workspace, { "a.txt": "saved\n", "notes.md": "kept\n", "keep.ts": "1\n" });
+    const store = await open();
+    const first = await store.initialize();
+    rmSync(path.join(workspace, "a.txt"));
+    execFileSync("mkfifo", [path.join(workspace, "a.txt")]);
+    writeFiles(workspace, { ".gitignore": "notes.md\n", "notes.md": "changed\n", "keep.ts": "2\n" });
+    await store.save("round 1");
+    const result = await store.restoreFiles(first);
+    expect(result.skipped).toEqual(
+      expect.arrayContaining([
+        { path: "a.txt", reason: "it is not a regular file now (a pipe, socket or device), which a restore never writes over" },
+        { path: "notes.md", reason: "it exists but checkpoints do not track it now (ignored or excluded since)" },
+      ]),
+    );
+    expect(lstatSync(path.join(workspace, "a.txt")).isFIFO()).toBe(true);
+    expect(readFileSync(path.join(workspace, "notes.md"), "utf8")).toBe("changed\n");
+    expect(readFileSync(path.join(workspace, "keep.ts"), "utf8")).toBe("1\n");
+  });
+
   it("leaves alone a file the checkpoint has that is excluded now, and says so", async () => {
     writeFiles(workspace, { "data.csv": "small\n", "keep.ts": "1\n" });
     const store = await open({ maxFileBytes: 1000 });
@@ -75,9 +107,11 @@ describe("a restore", () => {
     writeFiles(workspace, { "data.csv": "x".repeat(5000), "keep.ts": "2\n" });
     await store.save("grown");
     const result = await store.restoreFiles(first);
-    expect(result.skipped).toEqual([{ path: "data.csv", reason: "it exists but checkpoints do not track it now (ignored, excluded or too large)" }]);
+    expect(result.skipped).toEqual([{ path: "data.csv", reason: "it grew past the checkpoint size limit since, so no checkpoint holds what it is now and a restore would lose that" }]);
     expect(readFileSync(path.join(workspace, "data.csv"), "utf8")).toBe("x".repeat(5000));
     expect(readFileSync(path.join(workspace, "keep.ts"), "utf8")).toBe("1\n");
+    // The restore's record of what it left (the task's latest checkpoint) lacks the file it left alone.
+    expect(checkpointPaths(storageRoot, workspace, "refs/tandem/task-1")).toEqual(["keep.ts"]);
   });
 
   it("never writes through a link: a tracked link is replaced, an untracked one is left and reported", async () => {
@@ -116,6 +150,26 @@ describe("a restore", () => {
     expect(fingerprint(workspace)).toEqual(state);
   });
 
+  it("stops at a file the disk refuses, starts no write after it, and leaves a store that restores", async () => {
+    const version = (v: string) => Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`src/f${String(i).padStart(3, "0")}.ts`, `${v} ${i}\n`]));
+    writeFiles(workspace, version("old"));
+    const store = await open();
+    const first = await store.initialize();
+    const firstState = fingerprint(workspace);
+    writeFiles(workspace, version("new"));
+    await store.save("new");
+    // The first checkpoint and one more file, in the middle, under a folder name too long for any disk.
+    const refused = checkpointWith(first, `src/f150-${"x".repeat(300)}/a.ts`);
+    await expect(store.restoreFiles(refused)).rejects.toThrow(/ENAMETOOLONG/);
+    expect(readFileSync(path.join(workspace, "src/f299.ts"), "utf8")).toBe("new 299\n"); // not started
+    const left = fingerprint(workspace);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fingerprint(workspace)).toEqual(left); // nothing still writing once the restore has failed
+    await store.restoreFiles(first);
+    expect(fingerprint(workspace)).toEqual(firstState);
+    expect(await store.changes(first)).toEqual([]);
+  });
+
   it("completes a restore killed midway when run again", async () => {
     const count = 2000;
     const version = (v: string) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`src/f${String(i).padStart(4, "0")}.ts`, `${v}\n${"line\n".repeat(300)}`]));
@@ -129,10 +183,11 @@ describe("a restore", () => {
       await store.save(`new ${attempt}`);
       const child = startChild(script, ["restore", storageRoot, workspace, "task-1", first]);
       await child.started;
-      // Kill as soon as the first file is back, while the last is not yet.
-      const firstFile = path.join(workspace, "src/f0000.ts");
+      // Kill once a tenth of the files are back (files are written 32 at a time, so the first
+      // one's bytes alone do not say it is whole), while the last is not yet.
+      const tenthFile = path.join(workspace, "src/f0200.ts");
       const lastFile = path.join(workspace, `src/f${count - 1}.ts`);
-      while (!readFileSync(firstFile, "utf8").startsWith("old\n")) await new Promise((resolve) => setTimeout(resolve, 1));
+      while (!readFileSync(tenthFile, "utf8").startsWith("old\n")) await new Promise((resolve) => setTimeout(resolve, 1));
       child.killGroup();
       await child.exited;
       partial = !readFileSync(lastFile, "utf8").startsWith("old\n");

@@ -2,9 +2,11 @@
  * Round trips: a task edits, adds and deletes files over several saves (text, binary, modes,
  * symlinks, a file turning into a folder and back); `changes()` names exactly what differs, with
  * both contents; restoring any checkpoint, in any order, gives exactly that checkpoint's files.
+ * A restore of hundreds of files at once (written many at a time) gives the same: every deletion,
+ * mode, link and byte, files rewritten in place, and an index that is the checkpoint's tree.
  * Also: an unchanged save makes no commit, initialize resumes, and tasks keep apart.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CheckpointError, CheckpointStore, type CheckpointChange } from "../../src/core/checkpoints";
@@ -113,8 +115,9 @@ describe("checkpoint round trips", () => {
       const expected = expectedChanges(previous.body, bodies.at(-1) as Map<string, Buffer>, { before: previous.state, after: states.at(-1) as Record<string, string> });
       const between = await store.changes(previous.hash, saved.hash);
       expect(between.map(({ path: p, status, before, after, binary }) => ({ path: p, status, before, after, binary }))).toEqual(expected);
-      // Against the workspace now, which equals the new checkpoint, the same.
+      // Against the workspace now, which equals the new checkpoint, the same; changedPaths names the same paths.
       expect(await store.changes(previous.hash)).toEqual(between);
+      expect(await store.changedPaths(previous.hash)).toEqual(between.map((change) => change.path));
     }
     // Restore each, in an order no round had.
     const order = hashes.map((_, i) => i).sort(() => random() - 0.5);
@@ -130,6 +133,76 @@ describe("checkpoint round trips", () => {
     await store.restoreFiles(hashes[0] as string);
     expect(fingerprint(workspace)).toEqual(withFolders);
   }, 90_000);
+
+  it("restores a change set of hundreds of files exactly: deletions, modes, links, sizes both ways, folders made and removed", async () => {
+    const random = prng(7);
+    const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(random() * 256)));
+    const many = Array.from({ length: 600 }, (_, i) => `many/dir${i % 30}/file${i}.txt`);
+    writeFiles(workspace, {
+      ...Object.fromEntries(many.map((p, i) => [p, `v0 ${i}\n`.repeat(1 + (i % 50))])),
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`bin/run${i}.sh`, `#!/bin/sh\necho ${i}\n`])),
+      ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`gone/deep/er/x${i}.txt`, `x${i}\n`])),
+      "private/secret.txt": "p0\n",
+      "big.bin": bytes(3 * 1024 * 1024),
+      "small.txt": "short\n",
+      "empty.txt": "",
+      "becomes-folder": "a file\n",
+    });
+    for (let i = 0; i < 40; i++) chmodSync(path.join(workspace, `bin/run${i}.sh`), 0o755);
+    chmodSync(path.join(workspace, "private/secret.txt"), 0o640);
+    mkdirSync(path.join(workspace, "links"));
+    for (let i = 0; i < 40; i++) symlinkSync(`../many/dir0/file${i * 30}.txt`, path.join(workspace, `links/l${i}`));
+    const store = await open();
+    const first = await store.initialize();
+    const initial = fingerprint(workspace);
+    const secretInode = lstatSync(path.join(workspace, "private/secret.txt")).ino;
+
+    // Every kind of change, in one round.
+    writeFiles(workspace, Object.fromEntries(many.map((p, i) => [p, `v1 ${i}\n`.repeat(1 + ((i * 7) % 50))])));
+    for (const p of many.slice(0, 50)) rmSync(path.join(workspace, p));
+    for (let i = 0; i < 40; i++) {
+      if (i % 2) chmodSync(path.join(workspace, `bin/run${i}.sh`), 0o644);
+      else writeFiles(workspace, { [`bin/run${i}.sh`]: `#!/bin/sh\necho changed ${i}\n` });
+      rmSync(path.join(workspace, `links/l${i}`));
+      symlinkSync("../big.bin", path.join(workspace, `links/l${i}`));
+    }
+    writeFiles(workspace, { "private/secret.txt": "p1, and longer\n", "big.bin": "tiny\n", "small.txt": bytes(2 * 1024 * 1024), "empty.txt": "now something\n" });
+    rmSync(path.join(workspace, "gone"), { recursive: true });
+    rmSync(path.join(workspace, "becomes-folder"));
+    writeFiles(workspace, { "becomes-folder/inside.txt": "inside\n" });
+    writeFiles(workspace, Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`added/new${i}/f.txt`, `new ${i}\n`])));
+    expect((await store.save("everything changed")).changed).toBe(true);
+
+    const result = await store.restoreFiles(first);
+    expect(result.skipped).toEqual([]);
+    expect(result.written).toHaveLength(600 + 40 + 40 + 10 + 5);
+    expect(result.deleted.sort()).toEqual([...Array.from({ length: 300 }, (_, i) => `added/new${i}/f.txt`), "becomes-folder/inside.txt"].sort());
+    // Byte for byte, mode for mode, and no folder left that the round made (fingerprint lists folders).
+    expect(fingerprint(workspace)).toEqual(initial);
+    expect(lstatSync(path.join(workspace, "private/secret.txt")).ino).toBe(secretInode); // rewritten in place
+    // The index is the checkpoint's tree, and the store sees nothing to record.
+    expect(shadowGit(storageRoot, workspace, ["diff-index", "--cached", "--name-only", first])).toBe("");
+    expect(await store.changes(first)).toEqual([]);
+    const settled = await store.save("after the restore");
+    expect(settled.changed).toBe(false);
+    expect(shadowGit(storageRoot, workspace, ["rev-parse", `${settled.hash}^{tree}`])).toBe(shadowGit(storageRoot, workspace, ["rev-parse", `${first}^{tree}`]));
+  }, 60_000);
+
+  it("sees a change of the same size made within the second of a restore", async () => {
+    writeFiles(workspace, { "a.txt": "1\n", "b.txt": "1\n" });
+    const store = await open();
+    const first = await store.initialize();
+    for (let i = 1; i <= 3; i++) {
+      writeFiles(workspace, { "a.txt": "2\n", "b.txt": `${i + 1}\n` });
+      await store.save(`round ${i}`);
+      while (Date.now() % 1000 > 300) await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.restoreFiles(first);
+      writeFileSync(path.join(workspace, "a.txt"), "3\n"); // the same size, at once: the index's stat data cannot tell
+      const saved = await store.save(`changed at once ${i}`);
+      expect(saved.changed, `try ${i}`).toBe(true);
+      expect(shadowGit(storageRoot, workspace, ["cat-file", "blob", `${saved.hash}:a.txt`])).toBe("3\n");
+    }
+  });
 
   it("sees a change of the same size made within the second of the save before (git's racy-timestamp case)", async () => {
     const store = await open();

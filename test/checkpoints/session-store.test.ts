@@ -14,6 +14,7 @@ import { NodeHost } from "../../src/host/node/node-host";
 import type { ToWebviewMessage } from "../../src/shared/protocol";
 import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server";
+import { nameRoots } from "../../src/core/util/workspace-roots";
 
 let server: ScriptedModelServer;
 let workspace: string;
@@ -34,7 +35,7 @@ beforeEach(async () => {
     settings: new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS, yolo: true }, { provider: "anthropic", baseUrl: server.anthropicBaseUrl, modelId: "claude-sonnet-4-6" }),
     secrets,
     storageRoot: storage,
-    checkpoints: gitCheckpoints(storage, () => workspace),
+    checkpoints: gitCheckpoints(storage, () => nameRoots([{ path: workspace }])),
     openFile: async () => {},
     controllerOptions: { retry: { baseDelayMs: 5, maxDelayMs: 10 }, partialUpdateIntervalMs: 5 },
   });

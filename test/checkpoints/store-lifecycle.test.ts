@@ -4,12 +4,12 @@
  * the repository with it); the store's size is measured on disk, and cleaning it empties it
  * without breaking a store that is still open.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CheckpointStore, checkpointsAvailability, checkpointStoreSize, cleanCheckpointStore } from "../../src/core/checkpoints";
 import { shadowLocation } from "../../src/core/checkpoints/shadow-location";
-import { shadowGit, tempFolder, writeFiles } from "./helpers";
+import { checkpointPaths, shadowGit, tempFolder, writeFiles } from "./helpers";
 
 let dir: string;
 let cleanup: () => void;
@@ -60,6 +60,21 @@ describe("where git is missing", () => {
     expect(await checkpointsAvailability({ gitBinary: fakeGit })).toEqual({ available: false, reason: "Checkpoints are off: git 2.17.1 is older than 2.28, which they need." });
     expect(await checkpointsAvailability()).toMatchObject({ available: true });
   });
+
+  it("asks a good git once, and one that failed every time (it may be installed since)", async () => {
+    const calls = path.join(dir, "calls.log");
+    const counted = (name: string, answer: string) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, `#!/bin/sh\necho "$@" >> '${calls}'\n${answer}\n`, { mode: 0o755 });
+      return file;
+    };
+    const good = counted("counted-git", "exec git \"$@\"");
+    const old = counted("counted-old-git", "echo 'git version 2.20.0'");
+    for (let i = 0; i < 3; i++) expect(await checkpointsAvailability({ gitBinary: good })).toMatchObject({ available: true });
+    for (let i = 0; i < 3; i++) expect(await checkpointsAvailability({ gitBinary: old })).toMatchObject({ available: false });
+    await CheckpointStore.open({ storageRoot, workspaceRoot: workspace, taskId: "t", gitBinary: good });
+    expect(readFileSync(calls, "utf8").split("\n").filter((line) => line === "--version")).toHaveLength(4);
+  });
 });
 
 describe("deleting a task", () => {
@@ -82,6 +97,8 @@ describe("deleting a task", () => {
     // Task two never saved only-one.txt: its restore leaves it, and says so.
     expect(readdirSync(workspace).sort()).toEqual(["only-one.txt", "shared.txt"]);
     expect(restored.skipped.map((s) => s.path)).toEqual(["only-one.txt"]);
+    // The restore's record of what it left (task two's latest checkpoint) holds the file it left.
+    expect(checkpointPaths(storageRoot, workspace, "refs/tandem/two")).toEqual(["only-one.txt", "shared.txt"]);
     expect(objectExists(twoFirst)).toBe(true);
   });
 

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { productionCli } from "../support/bundles";
+import type { ScriptedListModel } from "../support/model-list-routes";
 import type { RecordedRequest, ScriptTurn } from "../support/script";
 import { startScriptedModelServer } from "../support/scripted-model-server";
 
@@ -29,7 +30,10 @@ export interface CliHarness {
   dropScript(): Promise<void>;
   requests(): Promise<RecordedRequest[]>;
   workspace(): Promise<string>;
-  run(args: string[], options?: { env?: Record<string, string>; cwd?: string; killAfterMs?: number }): Promise<CliRun>;
+  /** `replaceEnv`: the run gets only `env`, none of the harness's Anthropic variables. */
+  run(args: string[], options?: { env?: Record<string, string>; cwd?: string; killAfterMs?: number; replaceEnv?: boolean }): Promise<CliRun>;
+  /** What the server's model-list routes (Ollama's, LM Studio's, OpenRouter's) answer from now on. */
+  setListedModels(models: readonly ScriptedListModel[]): void;
   close(): Promise<void>;
 }
 
@@ -56,7 +60,8 @@ export async function startCliHarness(): Promise<CliHarness> {
       return (await (await fetch(`${serverUrl}/__requests`)).json()) as RecordedRequest[];
     },
     workspace: () => mkdtemp(join(dir, "ws-")),
-    run: (args, options = {}) => runCli(cliPath, args, { ...env, ...options.env }, options.cwd, options.killAfterMs),
+    run: (args, options = {}) => runCli(cliPath, args, options.replaceEnv ? { ...options.env } : { ...env, ...options.env }, options.cwd, options.killAfterMs),
+    setListedModels: (models) => server.modelLists.setModels(models),
     async close() {
       await server.close();
       await rm(dir, { recursive: true, force: true });

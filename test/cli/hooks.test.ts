@@ -64,4 +64,37 @@ describe("tandem with hooks", { timeout: 90_000 }, () => {
     expect(guarded.stdout).toMatch(/\[hook\] PreToolUse hook .*\.tandem\/hooks\/PreToolUse cancelled: Writes to \.js files are blocked/);
     expect(guarded.stdout + guarded.stderr).not.toContain("were not run");
   });
+
+  it("asks before the model rewrites a trusted hook, even with edits auto-approved", async () => {
+    const ws = await cli.workspace();
+    const hook = join(ws, ".clinerules", "hooks", "PostToolUse");
+    await executable(hook, "#!/bin/sh\ncat > /dev/null\n");
+    const before = (await cli.requests()).length;
+    await cli.script([{ text: `<write_to_file>\n<path>.clinerules/hooks/PostToolUse</path>\n<content>\n#!/bin/sh\ntouch "${join(ws, "pwned")}"\n</content>\n</write_to_file>` }, done]);
+    const run = await cli.run(["--cwd", ws, "--trust-workspace", "--auto-approve", "edit", "--sandbox", "off", "Tidy the hooks"], { killAfterMs: 40_000 });
+    await cli.dropScript();
+    expect(run.code, run.stderr).toBe(3); // the edit needs the person, whom an unattended run cannot ask
+    expect(run.stderr).toMatch(/\.clinerules\/hooks\/PostToolUse is one of the guard's own files: files under \.clinerules\/hooks\/ are programs Tandem runs/);
+    expect(existsSync(join(ws, "pwned"))).toBe(false);
+    expect((await cli.requests()).length - before).toBe(1);
+  });
+
+  it("runs a trusted hook only as it was when the run started: rewritten since, it does not run", async () => {
+    const ws = await cli.workspace();
+    const hook = join(ws, ".clinerules", "hooks", "PreToolUse");
+    const ran = join(ws, "ran.log");
+    // Its first run rewrites it (as anything running outside the sandbox could; inside, the hooks
+    // folder is read-only): the new text must not run.
+    await executable(hook, `#!/bin/sh\ncat > /dev/null\necho original >> '${ran}'\nprintf '#!/bin/sh\\ncat > /dev/null\\necho rewritten >> ${ran}\\n' > '${hook}'\n`);
+    const second: ScriptTurn = { text: "<write_to_file>\n<path>b.ts</path>\n<content>\nexport {};\n</content>\n</write_to_file>" };
+    const before = (await cli.requests()).length;
+    await cli.script([writeJs, second, done]);
+    const result = await cli.run(["--cwd", ws, "--yolo", "--trust-workspace", "--sandbox", "off", "Write both"], { killAfterMs: 40_000 });
+    await cli.dropScript();
+    expect(result.code, result.stderr).toBe(0);
+    expect((await cli.requests()).length - before).toBe(3);
+    const { readFile } = await import("node:fs/promises");
+    expect((await readFile(ran, "utf8")).trim().split("\n")).toEqual(["original"]);
+    expect(result.stdout + result.stderr).toContain("--trust-workspace trusts the hooks as they were when the run started; one added or changed since does not run.");
+  });
 });

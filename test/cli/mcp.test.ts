@@ -144,6 +144,37 @@ describe("tandem with MCP servers", { timeout: 60_000 }, () => {
     expect(requestText(off.requests[1] as RecordedRequest)).toContain('switched off (its mode is \\"off\\")');
   });
 
+  it("bounds what a flooding server lists and says before it reaches the model: 3,000 tools, a 10 MB resource name, 10 MB answers and errors", async () => {
+    const ws = await cli.workspace();
+    const file = await configFile(join(ws, "..", "cfg-flood"), "servers.json", { flood: { command: process.execPath, args: [fixture("flood-server.mjs")] } });
+    const readResource = { text: "<access_mcp_resource>\n<server_name>flood</server_name>\n<uri>demo://r/0</uri>\n</access_mcp_resource>" };
+    const r = await run(
+      ["--cwd", ws, "--yolo", "--sandbox", "off", "--mcp-config", file, "Flood"],
+      [useMcp("flood", "fail-loudly", "{}"), readResource, useMcp("flood", "tool-2999", '{"value": "a"}'), useMcp("flood", "needs-count", '{"count": "many"}'), done],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const sizes = r.requests.map((request) => JSON.stringify(request.body).length);
+    // Every request stays far below the 10 MB the server sent; the tools past the budget go by name.
+    for (const size of sizes) expect(size).toBeLessThan(200_000);
+    const prompt = system(r.requests[0]);
+    expect(prompt).toContain("- needs-count(count: number) — Takes a count; FULL-DESCRIPTION-MARKER.");
+    expect(prompt).toMatch(/Also, by name only .*tool-\d+, tool-\d+/);
+    expect(prompt).toMatch(/… and \d+ more tools, not listed/);
+    expect(prompt).not.toContain("d".repeat(1000));
+    expect(prompt).not.toContain("u".repeat(1000));
+    // The error, the resource and a wrong call each arrive, bounded or with what the model needs.
+    expect(requestText(r.requests[1]!)).toMatch(/more characters of the error not shown/);
+    expect(requestText(r.requests[2]!)).toMatch(/x{1000}/);
+    // The person can still read all of the resource: the task keeps it whole, and the CLI says where.
+    const whole = /the whole of it \(([\d,]+) characters\) is in (\S+?)\)/.exec(r.stdout);
+    expect(whole, r.stdout).not.toBeNull();
+    expect(whole?.[1]).toBe((10 * 1024 * 1024).toLocaleString("en-US"));
+    expect(await readFile(whole?.[2] as string, "utf8")).toBe("x".repeat(10 * 1024 * 1024));
+    expect(requestText(r.requests[3]!)).toContain("ran tool-2999");
+    expect(requestText(r.requests[4]!)).toMatch(/invalid arguments for flood\/needs-count: .*count must be number.*The tool: needs-count\(count: number\) — Takes a count; FULL-DESCRIPTION-MARKER\./s);
+    console.log(`flooding MCP server: requests of ${sizes.map((n) => `${Math.round(n / 1024)} KB`).join(", ")}`);
+  });
+
   it("a --mcp-config file that is not there is a usage error (64)", async () => {
     const ws = await cli.workspace();
     const r = await cli.run(["--cwd", ws, "--mcp-config", join(ws, "nope.json"), "x"]);

@@ -45,6 +45,11 @@ describe("tandem --plan / --act", { timeout: 90_000 }, () => {
     expect(first).toContain("[The person switched to Act mode.");
     expect(first).toContain("Go ahead");
     expect(first).toContain("1. Create app.js");
+    // Told as what it is: the plan was approved and Act begins, not a completed task reopened.
+    expect(first).toContain("The person approved the plan.");
+    expect(first).toContain("[PLAN APPROVED]");
+    expect(first).not.toContain("accepted the result");
+    expect(first).not.toContain("TASK REOPENED");
     expect(JSON.stringify(acted.requests[0]?.body.system)).toContain("MODE: ACT");
   });
 

@@ -4,9 +4,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tandemDataFolder, taskHistoryFile, workspaceStorageRoot } from "../../src/core/storage/paths";
 import { requestText, startCliHarness, type CliHarness } from "./cli-harness";
 
 let cli: CliHarness;
@@ -81,9 +82,12 @@ describe("tandem --resume and --list-tasks", { timeout: 60_000 }, () => {
     const workspace = await cli.workspace();
     await cli.script([{ text: "slow ".repeat(2000), chunkSize: 5, delayMs: 5 }]);
     const child = spawn(process.execPath, [cli.cliPath, "--yolo", "--cwd", workspace, "Count slowly"], { env: cli.env, stdio: ["ignore", "pipe", "ignore"] });
-    await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => d.toString().includes("slow") && resolve()));
-    // Mid-stream, once the task is in the workspace's index (written as the task starts).
-    await waitFor(async () => (await cli.run(["--list-tasks", "--cwd", workspace])).stdout.includes("Count slowly"));
+    // The answer streaming (the task's own line, "task: Count slowly", says "slow" too): its request went, its conversation is saved.
+    let printed = "";
+    await new Promise<void>((resolve) => child.stdout.on("data", (d: Buffer) => (printed += d.toString()).includes("slow slow") && resolve()));
+    // Mid-stream, once the runner wrote the task into the workspace's index (as the task starts).
+    const index = taskHistoryFile(workspaceStorageRoot(tandemDataFolder({ HOME: cli.dir }), await realpath(workspace)));
+    await waitFor(async () => (await readFile(index, "utf8").catch(() => "")).includes("Count slowly"));
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("exit", resolve));
     await cli.dropScript();

@@ -194,48 +194,81 @@ describe("/compact", () => {
   });
 });
 
+/** A request's messages without the cache breakpoints, which move to the newest user turns each round. */
+const withoutBreakpoints = (request: RecordedRequest | undefined) => JSON.parse(sent(request).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")) as unknown[];
+
 describe("duplicate reads", () => {
-  it("answers an unchanged re-read short, re-reads a changed file in full and shortens the older copy", async () => {
-    const turns: ScriptTurn[] = [
-      read("a.txt"),
-      read("a.txt"),
-      { text: "<write_to_file>\n<path>a.txt</path>\n<content>\nALPHA-CHANGED\n</content>\n</write_to_file>" },
-      read("a.txt"),
-      DONE,
-    ];
-    const h = await open({ turns, files: { "a.txt": FILE_A }, settings: { autoApproval: EDITS_ALLOWED } });
+  /** Two reads of a.txt, a rewrite of it, a read of the new text. */
+  const rereadAfterWrite = (): ScriptTurn[] => [
+    read("a.txt"),
+    read("a.txt"),
+    { text: "<write_to_file>\n<path>a.txt</path>\n<content>\nALPHA-CHANGED\n</content>\n</write_to_file>" },
+    read("a.txt"),
+    DONE,
+  ];
+
+  it("answers an unchanged re-read short, re-reads a changed file in full, and changes no earlier message while the context has room", async () => {
+    const h = await open({ turns: rereadAfterWrite(), files: { "a.txt": FILE_A }, settings: { autoApproval: EDITS_ALLOWED } });
     expect(await h.run("Read a.txt twice")).toBe("completed");
     const [, second, third, , fifth] = h.server.requests;
     // The second read: the first copy stays, the second is a short note pointing at it.
     expect(sent(second).split("ALPHA-END")).toHaveLength(2);
     expect(sent(third)).toContain("a.txt is unchanged since your read of it in request 1");
     expect(sent(third).split("ALPHA-END")).toHaveLength(2);
-    // After the change, the new text in full, and the old copy replaced by a note.
+    // After the change, the new text in full; the old copy stays as it was, so the prompt cache still matches it.
     expect(sent(fifth)).toContain("ALPHA-CHANGED");
-    expect(sent(fifth)).not.toContain("ALPHA-END");
-    expect(sent(fifth)).toContain(replacedReadNote("a.txt"));
+    expect(sent(fifth)).toContain("ALPHA-END");
+    expect(sent(fifth)).not.toContain(replacedReadNote("a.txt"));
+    // Append-only: each request begins with every message of the one before, unchanged.
+    for (let i = 1; i < h.server.requests.length; i++) {
+      const before = withoutBreakpoints(h.server.requests[i - 1]);
+      expect(withoutBreakpoints(h.server.requests[i]).slice(0, before.length), `request ${i + 1}`).toEqual(before);
+    }
     expect(historyProblems(h.apiHistory())).toEqual([]);
   });
 
-  it("replaces the earlier copy in native mode too, and a partial read of another range stays", async () => {
+  it("sends an OpenAI-compatible server the same stable prefix: the system prompt and every earlier message unchanged, request after request", async () => {
+    const h = await open({ provider: "openai", turns: rereadAfterWrite(), files: { "a.txt": FILE_A }, settings: { autoApproval: EDITS_ALLOWED } });
+    expect(await h.run("Read a.txt twice")).toBe("completed");
+    const requests = h.server.requests.map((r) => r.body.messages as unknown[]);
+    expect(requests).toHaveLength(5);
+    for (let i = 1; i < requests.length; i++) {
+      const before = requests[i - 1] as unknown[];
+      expect(requests[i]?.slice(0, before.length), `request ${i + 1}`).toEqual(before);
+    }
+  });
+
+  it("reads a small unchanged file again whole: its text costs less than a note about it", async () => {
+    const h = await open({ turns: [read("tiny.txt"), read("tiny.txt"), DONE], files: { "tiny.txt": "TINY\n" } });
+    expect(await h.run("Read tiny.txt twice")).toBe("completed");
+    expect(sent(h.server.requests[2]).split("TINY")).toHaveLength(3);
+    expect(sent(h.server.requests[2])).not.toContain("unchanged since your read");
+  });
+
+  it("shortens the superseded copies all at once when the conversation must shrink, in native mode too; a read of another range stays", async () => {
     const turns: ScriptTurn[] = [
       nativeRead("a.txt", "r1"),
       { toolCalls: [{ id: "r2", name: "read_file", input: { path: "a.txt", start_line: 1, end_line: 2 } }] },
       { toolCalls: [{ id: "w1", name: "write_to_file", input: { path: "a.txt", content: `${FILE_A}MORE\n` } }] },
-      nativeRead("a.txt", "r3"),
+      nativeRead("a.txt", "r3", { inputTokens: LIMIT + 100 }),
+      SUMMARY,
       { toolCalls: [{ id: "done", name: "attempt_completion", input: { result: "Done." } }] },
     ];
     const h = await open({ turns, files: { "a.txt": FILE_A }, settings: { toolCallMode: "native", autoApproval: EDITS_ALLOWED } });
     expect(await h.run("Read a.txt")).toBe("completed");
-    const last = h.server.requests[4] as RecordedRequest;
-    const results = messagesOf(last).flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; tool_use_id?: string; content?: unknown }[]) : []).filter((b) => b.type === "tool_result"));
-    const resultOf = (id: string) => JSON.stringify(results.find((b) => b.tool_use_id === id)?.content);
-    expect(resultOf("r1")).toContain(replacedReadNote("a.txt"));
-    expect(resultOf("r1")).not.toContain("ALPHA-END");
-    expect(resultOf("r3")).toContain("MORE");
-    // The two-line read is another range: kept as it was.
-    expect(resultOf("r2")).toContain("1|alpha line\\n2|alpha line");
-    expect(wireProblems(last)).toEqual([]);
+    // Before the shrink, the first copy was whole in every request.
+    expect(sent(h.server.requests[3])).toContain("ALPHA-END");
+    expect(sent(h.server.requests[3])).not.toContain(replacedReadNote("a.txt"));
+    // The summary request is the shrink: the first copy is a note there, the newest in full, the other range as it was.
+    const summary = h.server.requests.find(isSummaryRequest) as RecordedRequest;
+    // The summary request carries the history as text.
+    const text = sent(summary);
+    expect(text).toContain(replacedReadNote("a.txt"));
+    expect(text).toContain("MORE");
+    expect(text).toContain("1|alpha line\\n2|alpha line");
+    // ALPHA-END twice: the rewrite's content and the newest read; the first read's copy is gone.
+    expect(text.split("ALPHA-END")).toHaveLength(3);
+    expect(historyProblems(h.apiHistory())).toEqual([]);
   });
 });
 

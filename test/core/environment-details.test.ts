@@ -73,7 +73,9 @@ describe("environment details in every request", () => {
     expect(one).not.toBe("");
     expect(two).not.toBe("");
     expect(one).toContain(`# Workspace files (${h.workspace})`);
-    for (const listed of ["src/", "src/app.ts", "README.md"]) expect(one).toMatch(new RegExp(`^${listed.replace(".", "\\.")}$`, "m"));
+    // Grouped by folder: the top level's names on one line, src/'s on the next.
+    expect(one).toMatch(/^\.\/: .*\bREADME\.md src\/$/m);
+    expect(one).toMatch(/^src\/: app\.ts$/m);
     for (const hidden of ["build/", "out.js", "private", "plan.md", ".env"]) expect(one).not.toContain(hidden);
     expect(two).not.toContain("# Workspace files");
     // The time with its zone, to the minute.

@@ -102,8 +102,8 @@ describe("the model keeps the checklist in task_progress", () => {
     const h = await open({ turns: [read("- [ ] First step"), read("Plan for today:\n- [x] First step"), complete("- [x] First step")] });
     expect(await h.run("go")).toBe("completed");
     const next = lastUserText(h.server.requests[2]);
-    // The tool ran (a re-read of the unchanged file is answered short: core/context/read-ledger.ts).
-    expect(next).toContain("notes.txt is unchanged since your read");
+    // The tool ran (the small file read again, whole: shorter than a note about it).
+    expect(next.split("NOTES-CONTENT")).toHaveLength(2);
     expect(next).toContain('Your task_progress could not be read: this line is not a checklist item: "Plan for today:"');
     expect(next).toContain("The checklist is unchanged:\n- [ ] First step");
     expect(lastUserText(h.server.requests[1])).not.toContain("could not be read");

@@ -16,7 +16,7 @@ import { historyProblems } from "../support/history-checks";
 import type { RecordedRequest } from "../support/script";
 import { approveAll, startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
 import { ARTICLE_SENTENCE, startTestSite, type TestSite } from "../support/web-fetch-test-server";
-import { DEFAULT_AUTO_APPROVAL } from "../../src/shared/settings";
+import { DEFAULT_AUTO_APPROVAL, DEFAULT_SANDBOX_SETTINGS } from "../../src/shared/settings";
 
 let harness: Harness | undefined;
 let site: TestSite;
@@ -117,7 +117,7 @@ describe("@-mentions in the task", () => {
     ];
     const activity = (): TerminalActivity[] => [{ name: "bash", busy: false, lastCommand: "npm test", recentOutput: "FAIL src/a.test.ts\n1 failed" }];
     const wrapHost = (host: HostBridge): HostBridge => {
-      root = host.workspace.root;
+      root = host.workspace.roots[0]?.path ?? "";
       const terminal = host.terminal;
       return {
         ...host,
@@ -206,7 +206,8 @@ describe("@https://… mentions", () => {
     expect(firstText(h)).toContain(`<url_content url="${site.baseUrl}${path}">\n[Not included: the person declined to fetch it, so the page was not fetched.]\n</url_content>`);
     await harness?.dispose();
 
-    const auto = await open({ answer: deny, settings: { autoApproval: { ...DEFAULT_AUTO_APPROVAL, useBrowser: true } } });
+    // The site is on 127.0.0.1: the switch fetches it unasked once the person lists that host.
+    const auto = await open({ answer: deny, settings: { autoApproval: { ...DEFAULT_AUTO_APPROVAL, useBrowser: true }, sandbox: { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: ["127.0.0.1"] } } });
     expect(await auto.run(`read @${site.url("/plain")}`)).toBe("completed");
     expect(auto.asks.some((a) => a.ask === "tool")).toBe(false);
     expect(firstText(auto)).toContain("plain text, as sent");

@@ -87,3 +87,25 @@ describe.each(["anthropic", "openai"] as const)("a failing request (%s)", (provi
     expect(requestRows(h)[0]?.apiRequest?.outcome).toBe("cancelled");
   });
 });
+
+describe.each([
+  ["anthropic", "cache writes", 2.5],
+  ["openai", "input", 2],
+] as const)("the first request's estimate (%s: its prompt billed as %s)", (provider, _billedAs, pricePerMillion) => {
+  it("is on its row before the request goes, near the size of what was sent, and only the first request has one", async () => {
+    const h = await open({ provider, answer: () => ({ type: "yes" }), turns: [{ text: "<list_files>\n<path>.</path>\n</list_files>" }, completion] });
+    let requestsWhenEstimated: number | undefined;
+    h.controller.events.onDidChangeChat((change) => {
+      if ((change.kind === "added" || change.kind === "updated") && change.message.apiRequest?.estimate && requestsWhenEstimated === undefined) requestsWhenEstimated = h.server.requests.length;
+    });
+    expect(await h.run("List the files")).toBe("completed");
+    expect(requestsWhenEstimated).toBe(0);
+    const [first, second] = requestRows(h).map((m) => m.apiRequest);
+    const estimate = first?.estimate;
+    const sent = JSON.stringify(h.server.requests[0]?.body).length / 4;
+    expect(estimate?.tokensIn).toBeGreaterThan(sent * 0.8);
+    expect(estimate?.tokensIn).toBeLessThan(sent * 1.2);
+    expect(estimate?.cost).toBeCloseTo(((estimate?.tokensIn ?? 0) * pricePerMillion) / 1e6, 12);
+    expect(second?.estimate).toBeUndefined();
+  });
+});

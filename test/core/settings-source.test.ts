@@ -98,6 +98,15 @@ it("the next task uses the model and key stored since the last one", async () =>
   await session.newTask("Two");
   await finish();
   const [first, second] = server.requests;
-  expect([first?.body.model, first?.headers["x-api-key"]]).toEqual(["claude-sonnet-4-6", "first-key"]);
-  expect([second?.body.model, second?.headers["x-api-key"]]).toEqual(["claude-opus-4-6", "second-key"]);
+  expect([first?.body.model, first?.headers.authorization]).toEqual(["claude-sonnet-4-6", "Bearer first-key"]);
+  expect([second?.body.model, second?.headers.authorization]).toEqual(["claude-opus-4-6", "Bearer second-key"]);
+});
+
+it("tells what the provider's list says of the Act model with the configuration, and of any other model (the Plan model) when asked", async () => {
+  const { storedSettings } = await import("../../src/core/controller/settings-source");
+  const store = new MemorySettingsStore({ ...DEFAULT_AGENT_SETTINGS }, { provider: "ollama", modelId: "qwen3-coder:30b" });
+  const windows: Record<string, number> = { "qwen3-coder:30b": 262_144, "llama3.2:3b": 131_072 };
+  const source = storedSettings(store, new MemorySecretStore(), async (api) => (api.modelId ? { contextWindow: windows[api.modelId] } : undefined));
+  expect((await source.apiConfiguration()).listedModel).toEqual({ contextWindow: 262_144 });
+  expect(await source.listedModel?.("llama3.2:3b")).toEqual({ contextWindow: 131_072 });
 });

@@ -183,7 +183,8 @@ describe.each(providers)("a task through %s", (provider) => {
       const h = await open({
         provider,
         answer: approveAll,
-        api: { streamIdleTimeoutMs: 300 },
+        // Long enough that a loaded machine's pause in the good answer is no stall (300 ms was not: beside the e2e suite it retried until the script ran out).
+        api: { streamIdleTimeoutMs: 3_000 },
         turns: [{ kind: "fault", fault, text: "Partial words that will be lost" }, completion()],
       });
       expect(await h.run("Do it")).toBe("completed");
@@ -318,9 +319,10 @@ describe("a command left running in the background", () => {
       answer: approveAll, // approves the command, then "proceed while running"
       tools: { ...TOOLS, execute_command: createExecuteCommandTool({ proceedPromptAfterMs: 100, backgroundUpdateMs: 20 }) },
       turns: [
-        { text: "<execute_command>\n<command>echo first-$((1)); sleep 0.5; echo later-$((2+3)); exit 3</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
-        // Streamed slowly (about 2.5 s), so the command prints and ends meanwhile.
-        { text: "While it runs, a look around.\n<list_files>\n<path>.</path>\n</list_files>", chunkSize: 2, delayMs: 60 },
+        // The 2 s wait outlasts the next request's start even on a loaded machine (0.5 s once did not).
+        { text: "<execute_command>\n<command>echo first-$((1)); sleep 2; echo later-$((2+3)); exit 3</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        // Streamed slowly (about 5 s), so the command prints and ends meanwhile.
+        { text: "While it runs, a look around.\n<list_files>\n<path>.</path>\n</list_files>", chunkSize: 2, delayMs: 120 },
         completion(),
       ],
     });

@@ -34,6 +34,18 @@ describe("workspace hooks trust", () => {
     expect(asked).toHaveLength(4);
   });
 
+  it("in Restricted Mode answers no without asking or remembering; trusted again, it asks", async () => {
+    const asked: string[] = [];
+    const store = memento();
+    let trustedWindow = false;
+    const trust = new HooksWorkspaceTrust(store, async (message) => (asked.push(message), RUN_HOOKS), () => trustedWindow);
+    expect(await trust.decide(request("/ws", "a"))).toBe(false);
+    expect([asked, [...store.data.keys()]]).toEqual([[], []]);
+    trustedWindow = true;
+    expect(await trust.decide(request("/ws", "a"))).toBe(true);
+    expect(asked).toHaveLength(1);
+  });
+
   it("decides nothing when the modal is dismissed", async () => {
     const store = memento();
     const trust = new HooksWorkspaceTrust(store, async () => undefined);

@@ -35,7 +35,7 @@ class FakeSandbox implements SandboxService {
     this.endCheck();
   }
 
-  async ready(): Promise<SandboxStatus> {
+  async settled(): Promise<SandboxStatus> {
     await this.check;
     return this.current;
   }

@@ -5,6 +5,7 @@ import {
   apiSettingsEntries,
   readAgentSettings,
   readApiSettings,
+  readNotificationsEnabled,
   SettingValueError,
 } from "../../src/host/vscode/settings-keys";
 import { DEFAULT_AGENT_SETTINGS } from "../../src/shared/settings";
@@ -16,13 +17,35 @@ const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.me
 const declared = manifest.contributes.configuration.properties;
 const defaults = (overrides: Record<string, unknown> = {}) => (key: string) => (key in overrides ? overrides[key] : declared[`tandem.${key}`]?.default);
 
+describe("what a workspace's own settings cannot change", () => {
+  const scoped = manifest as unknown as {
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+    capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
+  };
+  const properties = scoped.contributes.configuration.properties;
+  it("approvals, the guard, the sandbox, spending caps and where requests go are user settings only (a cloned repository's .vscode/settings.json set YOLO)", () => {
+    const guarding = Object.keys(properties).filter((key) => /^tandem\.(yoloMode|autoApprove\.|allowSecretFiles|command|sandbox\.|maxCost|maxRequests|mistakeLimit|hooks\.enabled|checkpoints\.enabled|apiProvider|baseUrl|aws|vertex|openAiApi)/.test(key));
+    expect(guarding.length).toBeGreaterThan(25);
+    expect(guarding.filter((key) => properties[key]?.scope !== "application")).toEqual([]);
+  });
+
+  it("declares limited support for Restricted Mode, whose restricted settings exist", () => {
+    const untrusted = scoped.capabilities?.untrustedWorkspaces;
+    expect(untrusted?.supported).toBe("limited");
+    expect(untrusted?.restrictedConfigurations?.filter((key) => !(key in properties))).toEqual([]);
+  });
+});
+
 describe("the declared configuration", () => {
   it("declares every key the store reads and writes, and no API key", () => {
     const written = [
       ...agentSettingsEntries({ ...DEFAULT_AGENT_SETTINGS }),
       ...apiSettingsEntries({ provider: "openai", baseUrl: "http://x", modelId: "m", contextWindowOverride: 1, thinkingBudgetTokens: 1, openAiApi: "chat" }),
+      ...apiSettingsEntries({ awsRegion: "eu-west-1", awsProfile: "work", vertexProjectId: "p", vertexRegion: "global" }),
     ].map(([key]) => `tandem.${key}`);
-    expect(new Set(written)).toEqual(new Set(Object.keys(declared)));
+    // Read by the editor's host alone (readNotificationsEnabled), set in settings.json by hand.
+    const hostOnly = ["tandem.notifications.enabled"];
+    expect(new Set([...written, ...hostOnly])).toEqual(new Set(Object.keys(declared)));
     expect(Object.keys(declared).filter((key) => /api.?key|password|credential/i.test(key))).toEqual([]);
   });
 
@@ -176,7 +199,7 @@ describe("settings entries (changes from the panel)", () => {
   });
 
   it("refuses an unknown provider or API setting", () => {
-    expect(() => apiSettingsEntries({ provider: "gemini" })).toThrow(/tandem.apiProvider must be one of anthropic, openai/);
+    expect(() => apiSettingsEntries({ provider: "mistral" })).toThrow(/tandem.apiProvider must be one of anthropic, openai, gemini, bedrock, vertex, openrouter, ollama, lmstudio, vscode-lm/);
     expect(() => apiSettingsEntries({ apiKey: "sk" })).toThrow(/Unknown Tandem API setting "apiKey"/);
   });
 });
@@ -253,5 +276,14 @@ describe("the sandbox settings", () => {
     expect(text("tandem.sandbox.network")).toMatch(/npm, PyPI, crates.io, the Go module proxy, Maven Central and RubyGems/);
     expect(text("tandem.autoApprove.runOutsideSandbox")).toMatch(/^.*Allow commands outside the sandbox/);
     for (const key of ["tandem.yoloMode", "tandem.commandDenyGuard"]) expect(text(key)).toMatch(/sandbox on[^]*Without a sandbox the guard alone judges commands/);
+  });
+});
+
+describe("tandem.notifications.enabled", () => {
+  it("is on by default, a user setting only, and a bad value is reported and taken as on", () => {
+    expect(declared["tandem.notifications.enabled"]).toMatchObject({ type: "boolean", default: true, scope: "application" });
+    expect(readNotificationsEnabled(defaults())).toEqual({ value: true, problems: [] });
+    expect(readNotificationsEnabled(defaults({ "notifications.enabled": false })).value).toBe(false);
+    expect(readNotificationsEnabled(defaults({ "notifications.enabled": "no" }))).toEqual({ value: true, problems: ['tandem.notifications.enabled must be true or false, not "no"; using true.'] });
   });
 });

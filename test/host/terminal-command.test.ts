@@ -133,7 +133,8 @@ afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-function env(): CommandEnvironment {
+/** `killGraceMs`: how long Ctrl-C has to end a command before its terminal closes. Beside the e2e suite a SIGINT'd `sleep` took over 400 ms to be seen ending. */
+function env(killGraceMs = 10_000): CommandEnvironment {
   return {
     async acquire(_cwd, stop) {
       acquired++;
@@ -147,13 +148,13 @@ function env(): CommandEnvironment {
     },
     fallback: new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 }),
     log: { info: () => {}, warn: (message) => warnings.push(message) },
-    killGraceMs: 400,
+    killGraceMs,
     drainMs: 100,
   };
 }
 
-function run(command: string, options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {}) {
-  const running: RunningCommand = new TerminalCommand(command, { cwd: options.cwd ?? cwd, timeoutMs: options.timeoutMs, signal: options.signal ?? new AbortController().signal }, env());
+function run(command: string, options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string; killGraceMs?: number } = {}) {
+  const running: RunningCommand = new TerminalCommand(command, { cwd: options.cwd ?? cwd, timeoutMs: options.timeoutMs, signal: options.signal ?? new AbortController().signal }, env(options.killGraceMs));
   let output = "";
   running.onOutput((text) => (output += text));
   return { running, output: () => output };
@@ -180,8 +181,10 @@ describe("TerminalCommand in a terminal with shell integration", () => {
   });
 
   it("closes the terminal when Ctrl-C does not end the command", async () => {
-    const { running } = run("trap '' INT; sleep 30");
-    await new Promise((resolve) => setTimeout(resolve, 200)); // let the shell set its trap
+    const { running, output } = run("trap '' INT; echo trap-set; sleep 30", { killGraceMs: 400 });
+    // Ctrl-C only once the shell has set its trap (a fixed 200 ms wait was too short in CI: exit 130).
+    for (let i = 0; i < 200 && !output().includes("trap-set"); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(output()).toContain("trap-set");
     const started = Date.now();
     running.kill();
     running.kill(); // safe twice
@@ -229,6 +232,14 @@ describe("TerminalCommand before and without a terminal", () => {
     setTimeout(() => running.kill(), 50);
     expect(await running.completion).toEqual<CommandExit>({ exitCode: null, signal: null, stoppedBy: "kill" });
     expect(terminal.child).toBeUndefined();
+  });
+
+  it("gives up at once when killed before it asked for a terminal (a slow check of the folder)", async () => {
+    integration = "wait-for-stop";
+    const { running } = run("echo should-not-run");
+    running.kill(); // before the folder's check has answered
+    expect(await running.completion).toEqual<CommandExit>({ exitCode: null, signal: null, stoppedBy: "kill" });
+    expect(acquired).toBe(0);
   });
 
   it("runs as a child process when there is no shell integration, and says so first", async () => {

@@ -30,7 +30,8 @@ async function treeOf(files: Record<string, string>): Promise<string> {
 }
 
 describe("the import rules", () => {
-  it("hold on src/ as it is", async () => {
+  // 2.4 s in npm test here, 16.5 s beside the e2e suite in CI: the limit only catches a hang.
+  it("hold on src/ as it is", { timeout: 60_000 }, async () => {
     const report = await check();
     expect(report.problems).toEqual([]);
     expect(report.modules).toBeGreaterThan(300);

@@ -50,7 +50,7 @@ function decide(command: string, sandbox: SandboxStatus | undefined, options: { 
   return decideApproval(
     { category: "command", command, message: { tool: "execute_command", content: command }, ...(options.outside ? { outsideSandbox: true } : {}) },
     { ...base, autoApproval },
-    { cwd: ws, ignore, ...(sandbox ? { sandbox } : {}) },
+    { roots: [ws], ignore, ...(sandbox ? { sandbox } : {}) },
   );
 }
 

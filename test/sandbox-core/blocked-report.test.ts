@@ -37,6 +37,15 @@ describe("describeBlocked", () => {
     expect(text).toMatch(/<sandbox>off<\/sandbox>/);
   });
 
+  it("names every workspace folder as writable, and a write into another folder's guard files as blocked", () => {
+    const scope = { ...base.scope, roots: ["/ws", "/web"] };
+    const violations = "<sandbox_violations>\ndeny openat /web/out.txt\ndeny openat /web/.vscode/settings.json\n</sandbox_violations>";
+    const text = describeBlocked({ ...base, scope, output: "bash: /web/.vscode/settings.json: Read-only file system", violations }) ?? "";
+    expect(text).toMatch(/\/ws \(a workspace folder\), \/web \(a workspace folder\)/);
+    expect(text).not.toMatch(/\/web\/out\.txt/);
+    expect(text).toMatch(/\/web\/\.vscode\/settings\.json/);
+  });
+
   it("drops recorded writes that landed in a writable folder, keeps those into protected paths", () => {
     const violations = "<sandbox_violations>\ndeny openat /ws/out.txt\ndeny openat /ws/.git/hooks/pre-commit\n</sandbox_violations>";
     const scope = { ...base.scope, readOnly: ["/ws/.git/hooks"] };

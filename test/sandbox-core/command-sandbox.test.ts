@@ -4,8 +4,9 @@
  * task's temp folder, the guard's files stay read-only, secrets and HOME's stores are unreadable,
  * and the settings switch it off and on.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +72,41 @@ describe("CommandSandbox on this machine", () => {
     expect(result.output).toMatch(/Read-only file system/);
   });
 
+  it("puts back what a command changed of the files git obeys (commondir, info/attributes, a submodule's config and hooks), and says so", async () => {
+    const gitDir = path.join(ws, ".git");
+    await mkdir(path.join(gitDir, "info"), { recursive: true });
+    await mkdir(path.join(gitDir, "modules/sub/hooks"), { recursive: true });
+    await writeFile(path.join(gitDir, "modules/sub/config"), "[core]\n\tbare = false\n");
+    const result = await run(
+      "printf '/tmp/elsewhere\\n' > .git/commondir; echo '* diff=planted' > .git/info/attributes; " +
+        "printf '[core]\\n\\tfsmonitor = touch /tmp/ran\\n' > .git/modules/sub/config; printf '#!/bin/sh\\n' > .git/modules/sub/hooks/post-checkout; " +
+        "echo abc > .git/ORIG_HEAD; echo done",
+    );
+    expect(result.output).toContain("done");
+    expect(existsSync(path.join(gitDir, "commondir"))).toBe(false);
+    expect(existsSync(path.join(gitDir, "info/attributes"))).toBe(false);
+    expect(await readFile(path.join(gitDir, "modules/sub/config"), "utf8")).toBe("[core]\n\tbare = false\n");
+    expect(existsSync(path.join(gitDir, "modules/sub/hooks/post-checkout"))).toBe(false);
+    // What git itself writes stays.
+    expect(await readFile(path.join(gitDir, "ORIG_HEAD"), "utf8")).toBe("abc\n");
+    expect(result.blocked).toContain("changed files git obeys");
+    expect(result.blocked).toContain(path.join(gitDir, "commondir"));
+    await rm(path.join(gitDir, "ORIG_HEAD"));
+    await rm(path.join(gitDir, "modules"), { recursive: true });
+  });
+
+  it("keeps the files git obeys that exist (info/attributes here) read-only, and puts back the rest", async () => {
+    const attributes = path.join(ws, ".git/info/attributes");
+    await mkdir(path.dirname(attributes), { recursive: true });
+    await writeFile(attributes, "* -diff\n");
+    const result = await run("echo '* diff=planted' > .git/info/attributes; echo x > .git/commondir; echo done");
+    expect(result.output).toMatch(/Read-only file system/);
+    expect(result.output).toContain("done");
+    expect(await readFile(attributes, "utf8")).toBe("* -diff\n");
+    expect(existsSync(path.join(ws, ".git/commondir"))).toBe(false);
+    await rm(attributes);
+  });
+
   it("keeps the guard's files and git hooks read-only, nested repositories' too", async () => {
     const result = await run("echo x > .tandemignore; echo x > .git/hooks/pre-commit; echo x > vendor/lib/.git/hooks/post-checkout; mkdir -p .vscode; echo ok");
     expect(await readFile(path.join(ws, ".tandemignore"), "utf8")).toBe("private/\n");
@@ -105,6 +141,27 @@ describe("CommandSandbox on this machine", () => {
   });
 });
 
+describe("CommandSandbox's check, after the panel's first state", () => {
+  it("waits for checkAfter (settled() does not hurry it), and starts at once when something needs the sandbox", async () => {
+    let firstState!: () => void;
+    const waiting = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" }, { home, checkAfter: new Promise<void>((resolve) => (firstState = resolve)) });
+    const hurried = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" }, { home, checkAfter: new Promise<void>(() => {}) });
+    try {
+      let settled = false;
+      void waiting.settled().then(() => (settled = true));
+      // A whole check of another sandbox runs meanwhile: this one has not started.
+      expect(await hurried.ready()).toMatchObject({ available: true, active: true });
+      expect(settled).toBe(false);
+      expect(waiting.status.reason).toBe("The sandbox is being checked.");
+      firstState();
+      expect(await waiting.settled()).toMatchObject({ available: true, active: true, technology: "bubblewrap" });
+    } finally {
+      await waiting.dispose();
+      await hurried.dispose();
+    }
+  });
+});
+
 describe("CommandSandbox's temp folders", () => {
   it("removes the folders of Tandem processes that are gone, and its own on dispose", async () => {
     const leftover = path.join(tmpdir(), "tandem-sandbox-99999999-left");
@@ -112,9 +169,14 @@ describe("CommandSandbox's temp folders", () => {
     // As root, where pids cgroups can be made (CI), a leftover command group goes too.
     const pidsRoot = ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"].find((root) => existsSync(path.join(root, "cgroup.procs")));
     const leftoverGroup = pidsRoot && path.join(pidsRoot, "tandem-99999999-left");
+    // A gone Tandem's group whose command still runs cannot be removed: the sweep goes on past it.
+    const busyGroup = pidsRoot && path.join(pidsRoot, "tandem-99999998-busy");
     let madeGroup = false;
+    const stillRunning = spawn("sleep", ["30"], { stdio: "ignore" });
     try {
-      if (leftoverGroup && process.getuid?.() === 0) {
+      if (leftoverGroup && busyGroup && process.getuid?.() === 0) {
+        await mkdir(busyGroup);
+        await writeFile(path.join(busyGroup, "cgroup.procs"), String(stillRunning.pid));
         await mkdir(leftoverGroup);
         madeGroup = true;
       }
@@ -122,9 +184,16 @@ describe("CommandSandbox's temp folders", () => {
       // Not ours to make here.
     }
     const other = CommandSandbox.create({ ...DEFAULT_SANDBOX_SETTINGS, mode: "on" }, { home });
-    await other.ready();
-    expect(existsSync(leftover)).toBe(false);
-    if (madeGroup) expect(existsSync(leftoverGroup as string)).toBe(false);
+    try {
+      await other.ready();
+      expect(existsSync(leftover)).toBe(false);
+      if (madeGroup) expect(existsSync(leftoverGroup as string)).toBe(false);
+      if (madeGroup) expect(existsSync(busyGroup as string)).toBe(true);
+    } finally {
+      stillRunning.kill("SIGKILL");
+      await new Promise((resolve) => stillRunning.once("exit", resolve));
+      if (madeGroup) await rmdir(busyGroup as string).catch(() => undefined);
+    }
     const temp = other.makeTaskTemp();
     expect(path.basename(path.dirname(temp))).toMatch(new RegExp(`^tandem-sandbox-${process.pid}-`));
     await other.dispose();
@@ -171,9 +240,15 @@ describe("what a sandboxed command starts with", () => {
     // A value over several lines, one of which reads like another variable: it stays whole.
     process.env.TANDEM_TEST_LINES = "first\nexport TANDEM_FAKE_TOKEN=x\nlast it's=done";
     process.env.TANDEM_TEST_SECRET = "SECRET-MARKER";
+    // Bare names and any case are credentials too; a name that only contains a word is not.
+    const credentials = { API_KEY: "BARE-KEY", PASSWORD: "BARE-PASSWORD", github_token: "LOWER-TOKEN", openai_api_key: "LOWER-KEY", Docker_Auth_Config: "MIXED-CONFIG" };
+    const kept = { TOKENIZER_PATH: "kept-path", TANDEM_TOKEN_COUNT: "kept-count" };
+    Object.assign(process.env, credentials, kept);
     try {
       const result = await run("env; cat /proc/self/cgroup; grep 'Max processes' /proc/self/limits");
       expect(result.output).not.toMatch(/KEY-MARKER|SECRET-MARKER/);
+      for (const value of Object.values(credentials)) expect(result.output).not.toContain(value);
+      for (const [name, value] of Object.entries(kept)) expect(result.output).toContain(`${name}=${value}`);
       expect(result.output).toMatch(/TANDEM_TEST_PLAIN=plain-value/);
       expect(result.output).toContain("TANDEM_TEST_LINES=first\nexport TANDEM_FAKE_TOKEN=x\nlast it's=done");
       // As root (CI), a pids cgroup of its own where the machine allows one; else a process-count limit.
@@ -184,6 +259,7 @@ describe("what a sandboxed command starts with", () => {
       delete process.env.TANDEM_TEST_PLAIN;
       delete process.env.TANDEM_TEST_LINES;
       delete process.env.TANDEM_TEST_SECRET;
+      for (const name of [...Object.keys(credentials), ...Object.keys(kept)]) delete process.env[name];
     }
   });
 

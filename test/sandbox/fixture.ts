@@ -26,6 +26,10 @@ export const SECRETS = {
   keyDeep: "work/ws/deploy/keys/prod/id_ed25519",
   netServer: "the 127.0.0.1 test server's answers",
   apiKey: "the CLI's own ANTHROPIC_API_KEY",
+  varApiKey: "the CLI's environment: API_KEY (a bare name)",
+  varPassword: "the CLI's environment: PASSWORD (a bare name)",
+  varGithub: "the CLI's environment: github_token (lower case)",
+  varOpenai: "the CLI's environment: openai_api_key (lower case)",
 } as const;
 
 export type SecretName = keyof typeof SECRETS;

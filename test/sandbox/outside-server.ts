@@ -1,5 +1,5 @@
 /**
- * A server on the host's 127.0.0.1 standing for the outside world: what a sandboxed command must not
+ * A server on the host (every address, 127.0.0.1 included) standing for the outside world: what a sandboxed command must not
  * reach unless the person allowed it. Every answer holds a marker (so an answer that reached the
  * model shows in its next request) and scripts that mark the workspace if they ever run. It
  * records every request, so a case can be told that it reached the outside at all.
@@ -42,7 +42,12 @@ export class OutsideServer {
       const body = (PAYLOADS[name] ?? "the outside answers: {answer}\n").replaceAll("{answer}", answer);
       res.writeHead(200, { "content-type": "text/plain" }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    // Every address of the host (IPv6 and IPv4 where the machine has both), as a service bound to
+    // 0.0.0.0 is: 127.0.0.2, [::] and [::ffff:127.0.0.1] reach it too, unless the sandbox stops them.
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (error) => (server.listening ? reject(error) : server.listen(0, "0.0.0.0", resolve)));
+      server.listen(0, "::", resolve);
+    });
     return new OutsideServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests);
   }
 

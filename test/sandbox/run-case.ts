@@ -54,6 +54,13 @@ export async function runSandboxCase(c: SandboxCase, world: CaseWorld): Promise<
       args: c.args ?? [],
       // The CLI's own key is a secret its commands must not see either.
       apiKey: `sk-ant-${secretOf(world.marker, "apiKey")}`,
+      // Credentials named otherwise than the usual `*_API_KEY`: bare, and in lower case.
+      env: {
+        API_KEY: secretOf(world.marker, "varApiKey"),
+        PASSWORD: secretOf(world.marker, "varPassword"),
+        github_token: secretOf(world.marker, "varGithub"),
+        openai_api_key: secretOf(world.marker, "varOpenai"),
+      },
       ...(cgroup ? { cgroup } : {}),
       timeoutMs: c.alone ? 90_000 : 45_000,
     });

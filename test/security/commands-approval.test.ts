@@ -49,7 +49,7 @@ function settings(overrides: Partial<AgentSettings> = {}): AgentSettings {
 
 function decide(command: string, overrides: Partial<AgentSettings> = {}): Promise<ApprovalVerdict> {
   const request = { category: "command" as const, command, message: { tool: "execute_command" as const, content: command } };
-  return decideApproval(request, settings(overrides), { cwd: ws, ignore });
+  return decideApproval(request, settings(overrides), { roots: [ws], ignore });
 }
 
 const note = (v: ApprovalVerdict) => (v.verdict === "ask" ? (v.note ?? "") : "");

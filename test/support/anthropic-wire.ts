@@ -1,6 +1,8 @@
 /**
  * The Anthropic Messages streaming protocol (POST /v1/messages, server-sent events with an
- * `event:` line each), as the real API sends it and @anthropic-ai/sdk parses it.
+ * `event:` line each), as the real API sends it and @anthropic-ai/sdk parses it. The events of a
+ * turn are built once (writeAnswerEvents, writeFaultEvents) and framed by the sink they go to:
+ * SSE here, AWS event-stream frames on the Bedrock wire.
  */
 import type { ServerResponse } from "node:http";
 import type { AnswerTurn, FaultTurn, ScriptTurn } from "./script.js";
@@ -34,9 +36,31 @@ const HTTP_FAULTS: Record<HttpFault, { status: number; type: string; message: st
   context_window_exceeded: { status: 400, type: "invalid_request_error", message: "" },
 };
 
+/** One streaming event of the Messages API; its `type` is also its SSE event name. */
+export type AnthropicEvent = { readonly type: string } & Record<string, unknown>;
+
+/** Where a turn's events go, framed as its wire frames them. */
+export interface AnthropicEventSink {
+  /** False once the client has gone. */
+  readonly alive: boolean;
+  send(event: AnthropicEvent): void;
+  pause(ms: number): Promise<void>;
+}
+
 /** One SSE event as the API frames it: an `event:` line, a `data:` line, a blank line. */
 function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** The events as server-sent events on `sink`. */
+function sseEvents(sink: StreamSink): AnthropicEventSink {
+  return {
+    get alive() {
+      return sink.alive;
+    },
+    send: (event) => sink.write(sse(event.type, event)),
+    pause: (ms) => sink.pause(ms),
+  };
 }
 
 function errorBody(type: string, message: string, requestId: string): unknown {
@@ -48,7 +72,7 @@ class BlockWriter {
   private index = 0;
 
   constructor(
-    private readonly sink: StreamSink,
+    private readonly sink: AnthropicEventSink,
     private readonly chunkSize: number | undefined,
     private readonly delayMs: number,
   ) {}
@@ -56,30 +80,30 @@ class BlockWriter {
   /** Streams one block; `deltaOf` turns a piece of `body` into that block's delta. */
   async block(start: unknown, body: string, deltaOf: (piece: string) => unknown, extra: unknown[] = []): Promise<void> {
     const index = this.index++;
-    this.sink.write(sse("content_block_start", { type: "content_block_start", index, content_block: start }));
+    this.sink.send({ type: "content_block_start", index, content_block: start });
     for (const piece of splitIntoChunks(body, this.chunkSize)) {
       await this.sink.pause(this.delayMs);
       if (!this.sink.alive) return;
-      this.sink.write(sse("content_block_delta", { type: "content_block_delta", index, delta: deltaOf(piece) }));
+      this.sink.send({ type: "content_block_delta", index, delta: deltaOf(piece) });
     }
     for (const delta of extra) {
-      this.sink.write(sse("content_block_delta", { type: "content_block_delta", index, delta }));
+      this.sink.send({ type: "content_block_delta", index, delta });
     }
-    this.sink.write(sse("content_block_stop", { type: "content_block_stop", index }));
+    this.sink.send({ type: "content_block_stop", index });
   }
 
   /** Streams a text block but leaves it open, for the faults that break mid-block. */
   async openText(text: string): Promise<void> {
     const index = this.index++;
-    this.sink.write(sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
+    this.sink.send({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
     for (const piece of splitIntoChunks(text, this.chunkSize)) {
       await this.sink.pause(this.delayMs);
-      this.sink.write(sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }));
+      this.sink.send({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
     }
   }
 }
 
-function messageStart(sink: StreamSink, model: string, usage: ResolvedUsage): void {
+function messageStart(sink: AnthropicEventSink, model: string, usage: ResolvedUsage): void {
   const message = {
     id: randomId("msg_01"),
     type: "message",
@@ -96,36 +120,33 @@ function messageStart(sink: StreamSink, model: string, usage: ResolvedUsage): vo
       output_tokens: 1,
     },
   };
-  sink.write(sse("message_start", { type: "message_start", message }));
-  sink.write(sse("ping", { type: "ping" }));
+  sink.send({ type: "message_start", message });
+  sink.send({ type: "ping" });
 }
 
-function messageEnd(sink: StreamSink, stopReason: string, usage: ResolvedUsage): void {
-  sink.write(
-    sse("message_delta", {
-      type: "message_delta",
-      delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: {
-        input_tokens: usage.input,
-        cache_creation_input_tokens: usage.cacheWrite,
-        cache_read_input_tokens: usage.cacheRead,
-        output_tokens: usage.output,
-      },
-    }),
-  );
-  sink.write(sse("message_stop", { type: "message_stop" }));
+function messageEnd(sink: AnthropicEventSink, stopReason: string, usage: ResolvedUsage): void {
+  sink.send({
+    type: "message_delta",
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: {
+      input_tokens: usage.input,
+      cache_creation_input_tokens: usage.cacheWrite,
+      cache_read_input_tokens: usage.cacheRead,
+      output_tokens: usage.output,
+    },
+  });
+  sink.send({ type: "message_stop" });
 }
 
 function modelOf(request: WireRequest): string {
   return typeof request.body.model === "string" ? request.body.model : "scripted-model";
 }
 
-async function streamAnswer(res: ServerResponse, turn: AnswerTurn, request: WireRequest): Promise<void> {
-  const sink = new StreamSink(res);
+/** Every event of an answer, message_start to message_stop. */
+export async function writeAnswerEvents(events: AnthropicEventSink, turn: AnswerTurn, request: WireRequest): Promise<void> {
   const usage = resolveUsage(turn.usage, request.body, answerChars(turn));
-  sink.open("text/event-stream", { "request-id": randomId("req_01") });
-  messageStart(sink, modelOf(request), usage);
-  const blocks = new BlockWriter(sink, turn.chunkSize, turn.delayMs ?? 0);
+  messageStart(events, modelOf(request), usage);
+  const blocks = new BlockWriter(events, turn.chunkSize, turn.delayMs ?? 0);
   if (turn.thinking) {
     const signature = turn.thinking.signature ?? randomId("Eq", 64);
     await blocks.block(
@@ -149,24 +170,40 @@ async function streamAnswer(res: ServerResponse, turn: AnswerTurn, request: Wire
     );
   }
   const stopReason = turn.stopReason ?? (turn.toolCalls?.length ? "tool_use" : "end_turn");
-  messageEnd(sink, stopReason, usage);
+  messageEnd(events, stopReason, usage);
+}
+
+/**
+ * The events a stream fault starts with: the whole of an empty answer; for the others
+ * message_start and the fault's text in a block left open. How the stream then breaks is the wire's.
+ */
+export async function writeFaultEvents(events: AnthropicEventSink, turn: FaultTurn & { fault: StreamFault }, request: WireRequest): Promise<void> {
+  const usage = resolveUsage(undefined, request.body, 0);
+  messageStart(events, modelOf(request), usage);
+  if (turn.fault === "empty") {
+    messageEnd(events, "end_turn", { ...usage, output: 0 });
+    return;
+  }
+  const text = turn.text ?? DEFAULT_FAULT_TEXT;
+  if (text !== "") await new BlockWriter(events, undefined, 0).openText(text);
+}
+
+async function streamAnswer(res: ServerResponse, turn: AnswerTurn, request: WireRequest): Promise<void> {
+  const sink = new StreamSink(res);
+  sink.open("text/event-stream", { "request-id": randomId("req_01") });
+  await writeAnswerEvents(sseEvents(sink), turn, request);
   sink.end();
 }
 
 async function streamFault(res: ServerResponse, turn: FaultTurn & { fault: StreamFault }, request: WireRequest): Promise<void> {
   const sink = new StreamSink(res);
   const requestId = randomId("req_01");
-  const usage = resolveUsage(undefined, request.body, 0);
   sink.open("text/event-stream", { "request-id": requestId });
-  messageStart(sink, modelOf(request), usage);
-  if (turn.fault === "empty") {
-    messageEnd(sink, "end_turn", { ...usage, output: 0 });
-    sink.end();
-    return;
-  }
-  const text = turn.text ?? DEFAULT_FAULT_TEXT;
-  if (text !== "") await new BlockWriter(sink, undefined, 0).openText(text);
+  await writeFaultEvents(sseEvents(sink), turn, request);
   switch (turn.fault) {
+    case "empty":
+      sink.end();
+      return;
     case "error_mid_stream":
       sink.write(sse("error", errorBody("overloaded_error", "Overloaded", requestId)));
       sink.end();
@@ -198,7 +235,7 @@ function sendHttpFault(res: ServerResponse, turn: FaultTurn & { fault: HttpFault
 
 export const anthropicWire: Wire = {
   protocol: "anthropic",
-  path: "/v1/messages",
+  matches: (path) => path === "/v1/messages",
   async respond(res: ServerResponse, turn: ScriptTurn, request: WireRequest): Promise<void> {
     if (turn.kind !== "fault") return streamAnswer(res, turn, request);
     if (isStreamFault(turn.fault)) return streamFault(res, { ...turn, fault: turn.fault }, request);

@@ -238,7 +238,7 @@ const UNVERIFIED_ORG = {
 
 export const openaiResponsesWire: Wire = {
   protocol: "openai-responses",
-  path: "/v1/responses",
+  matches: (path) => path === "/v1/responses",
   async respond(res: ServerResponse, turn: ScriptTurn, request: WireRequest): Promise<void> {
     if (turn.kind !== "fault") return streamAnswer(res, turn, request);
     if (turn.fault === "context_window_exceeded" && turn.flavor !== "openrouter") {

@@ -226,7 +226,7 @@ export function sendOpenAiHttpFault(
 
 export const openaiWire: Wire = {
   protocol: "openai",
-  path: "/v1/chat/completions",
+  matches: (path) => path === "/v1/chat/completions",
   async respond(res: ServerResponse, turn: ScriptTurn, request: WireRequest): Promise<void> {
     if (turn.kind !== "fault") return streamAnswer(res, turn, request);
     if (isStreamFault(turn.fault)) return streamFault(res, { ...turn, fault: turn.fault }, request);

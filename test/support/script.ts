@@ -88,7 +88,7 @@ export interface RecordedRequest {
    * "anthropic" for POST /v1/messages, "openai" for POST /v1/chat/completions,
    * "openai-responses" for POST /v1/responses.
    */
-  protocol: "anthropic" | "openai" | "openai-responses";
+  protocol: "anthropic" | "openai" | "openai-responses" | "vertex-anthropic" | "bedrock" | "gemini";
   path: string;
   headers: Record<string, string>;
   /** The parsed JSON body. */

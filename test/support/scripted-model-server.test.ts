@@ -70,7 +70,7 @@ describe("script and recording", () => {
     await openaiText("from openai");
     const [first, second] = server.requests as RecordedRequest[];
     expect(first).toMatchObject({ protocol: "anthropic", path: "/v1/messages" });
-    expect(first?.headers["x-api-key"]).toBe("sk-ant-test");
+    expect(first?.headers.authorization).toBe("Bearer sk-ant-test");
     expect(first?.headers["content-type"]).toMatch(/application\/json/);
     expect(first?.body).toMatchObject({ model: "claude-test", messages: [{ role: "user", content: "from anthropic" }], stream: true });
     expect(second).toMatchObject({ protocol: "openai", path: "/v1/chat/completions" });

@@ -5,14 +5,24 @@
  * agent sent.
  *
  * Control routes (not counted as model requests): GET /__requests returns the recorded
- * requests; POST /__script appends turns (a JSON array, or { "turns": [...] }); DELETE /__script
+ * requests; POST /__script appends turns (a JSON array, or { "turns": [...] }); POST /__models
+ * sets what the model-list routes answer (a JSON array of models, see below); DELETE /__script
  * drops the turns not served yet.
+ *
+ * Model lists (not counted as model requests; test/support/model-list-routes.ts, set through
+ * `modelLists`): GET /v1/models (OpenRouter's list, which LM Studio's OpenAI-compatible one is a
+ * subset of), GET /api/v0/models (LM Studio's own), GET /api/tags and POST /api/show (Ollama's).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicWire } from "./anthropic-wire.js";
+import { bedrockWire } from "./bedrock-wire.js";
+import { geminiWire, vertexGeminiWire } from "./gemini-wire.js";
 import { openaiResponsesWire } from "./openai-responses-wire.js";
 import { openaiWire } from "./openai-wire.js";
+import { vertexAnthropicWire } from "./vertex-wire.js";
+import { answerMetadata } from "./gce-metadata-routes.js";
+import { ModelListRoutes, type ScriptedListModel } from "./model-list-routes.js";
 import { parseScript } from "./parse-script.js";
 import type { RecordedRequest, ScriptTurn } from "./script.js";
 import type { Wire } from "./wire.js";
@@ -25,6 +35,8 @@ export interface ScriptedModelServer {
   /** What to pass to `new OpenAI({ baseURL })`: `url` + "/v1". */
   readonly openaiBaseUrl: string;
   readonly requests: readonly RecordedRequest[];
+  /** The models the list routes answer with, their faults and the requests they received. */
+  readonly modelLists: ModelListRoutes;
   enqueue(...turns: ScriptTurn[]): void;
   /** Resolves once at least n requests have been received. */
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
@@ -46,7 +58,7 @@ export interface ScriptedModelServerOptions {
   host?: string;
 }
 
-const WIRES: readonly Wire[] = [anthropicWire, openaiWire, openaiResponsesWire];
+const WIRES: readonly Wire[] = [anthropicWire, openaiWire, openaiResponsesWire, vertexAnthropicWire, bedrockWire, geminiWire, vertexGeminiWire];
 
 interface Waiter {
   count: number;
@@ -79,6 +91,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 class ScriptServer {
   readonly requests: RecordedRequest[] = [];
+  readonly modelLists = new ModelListRoutes();
   private readonly turns: ScriptTurn[] = [];
   private nextTurn = 0;
   private waiters: Waiter[] = [];
@@ -91,10 +104,13 @@ class ScriptServer {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://scripted.invalid").pathname;
-    const wire = WIRES.find((w) => w.path === path);
+    const wire = WIRES.find((w) => w.matches(path));
     if (req.method === "POST" && wire) return this.answer(wire, req, res, path);
+    if (answerMetadata(req, res, path)) return;
+    if (this.modelLists.handles(req.method, path)) return this.modelLists.answer(req, res, path);
     if (req.method === "GET" && path === "/__requests") return sendJson(res, 200, this.requests);
     if (req.method === "POST" && path === "/__script") return this.appendScript(req, res);
+    if (req.method === "POST" && path === "/__models") return this.setListedModels(req, res);
     if (req.method === "DELETE" && path === "/__script") {
       // Drops the turns not served yet, e.g. after a client was killed mid-task.
       const dropped = this.turns.length - this.nextTurn;
@@ -102,6 +118,15 @@ class ScriptServer {
       return sendJson(res, 200, { dropped });
     }
     sendJson(res, 404, { error: { message: `scripted model server: no route for ${req.method} ${path}` } });
+  }
+
+  /** The models the list routes answer with, for a test in another process (the e2e suite's). */
+  private async setListedModels(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const models = await readJson(req).catch((error: unknown) => error as Error);
+    const valid = Array.isArray(models) && models.every((m) => isRecord(m) && typeof m.id === "string");
+    if (!valid) return sendJson(res, 400, { error: { message: "scripted model server: POST /__models takes a JSON array of { id, … } models" } });
+    this.modelLists.setModels(models as ScriptedListModel[]);
+    sendJson(res, 200, { models: models.length });
   }
 
   private async appendScript(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -123,7 +148,8 @@ class ScriptServer {
     }
     if (!isRecord(body)) return wire.sendError(res, 400, "scripted model server: request body must be a JSON object");
     // Only streaming is scripted; a non-streaming request is a bug in the caller, not a turn.
-    const streaming = body.stream === true;
+    // Bedrock and Gemini stream by their path (invoke-with-response-stream, :streamGenerateContent): their bodies have no `stream`.
+    const streaming = body.stream === true || wire.protocol === "bedrock" || wire.protocol === "gemini";
     const request: RecordedRequest = { protocol: wire.protocol, path, headers: lowerCaseHeaders(req), body, turnIndex: -1 };
     const answered = streaming ? this.respond?.(request) : undefined;
     const turnIndex = streaming && !answered && this.nextTurn < this.turns.length ? this.nextTurn++ : -1;
@@ -202,6 +228,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     url,
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
+    modelLists: script.modelLists,
     get requests(): readonly RecordedRequest[] {
       return script.requests;
     },

@@ -24,6 +24,7 @@ import type { HooksOptions } from "../../src/core/hooks";
 import type { CommandSandbox } from "../../src/core/sandbox/command-sandbox";
 import type { ScriptTurn } from "./script";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedModelServerOptions } from "./scripted-model-server";
+import { nameRoots } from "../../src/core/util/workspace-roots";
 
 export type Answerer = (ask: AskMessage) => AskResponse | undefined;
 
@@ -141,7 +142,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ),
     createApiHandler: buildApiHandler,
     tools: options.tools,
-    checkpoints: !options.checkpoints ? undefined : options.checkpoints === true ? gitCheckpoints(storage, () => workspace) : options.checkpoints(gitCheckpoints(storage, () => workspace)),
+    checkpoints: !options.checkpoints ? undefined : options.checkpoints === true ? gitCheckpoints(storage, () => nameRoots([{ path: workspace }])) : options.checkpoints(gitCheckpoints(storage, () => nameRoots([{ path: workspace }]))),
     storageRoot: storage,
     retry: { baseDelayMs: 5, maxDelayMs: 20, ...options.retry },
     partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 5,

@@ -15,6 +15,7 @@ import { getTool } from "../../src/core/task/tools/registry";
 import type { ApprovalDecision, ApprovalRequest, RawParams, ToolContext, ToolDefinition, ToolResult } from "../../src/core/task/tools/types";
 import { TaskCommands } from "../../src/core/sandbox/task-commands";
 import { NodeHost } from "../../src/host/node/node-host";
+import { WorkspaceRoots } from "../../src/core/util/workspace-roots";
 import type { CommandRunInfo } from "../../src/shared/command-run";
 import type { AskKind, AskResponse, SayKind, ToolMessageInfo } from "../../src/shared/messages";
 
@@ -29,6 +30,8 @@ export interface FakeContextLog {
 export interface FakeContextScript {
   /** Which paths count as ignored (default: none). */
   ignored?: (absolutePath: string) => boolean;
+  /** Which ignore file refuses a path (PathGuard.ignoredBy); default: none named. */
+  ignoredBy?: (absolutePath: string) => string | undefined;
   /** Answers to approval requests, in order; once used up, everything is approved. */
   approvals?: ApprovalDecision[];
   /** Answers to asks, in order; running out is a test bug and throws. */
@@ -36,6 +39,8 @@ export interface FakeContextScript {
   signal?: AbortSignal;
   /** The host's ripgrep (see HostBridge.ripgrep); default: rg on PATH. */
   ripgrep?: string | false;
+  /** More workspace folders after `cwd`, the primary (named after their folders). */
+  extraRoots?: readonly string[];
   /** The task's Plan/Act mode the tool sees (default Act). */
   mode?: "plan" | "act";
 }
@@ -49,17 +54,19 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
   const log: FakeContextLog = { approvals: [], asks: [], says: [], notices: [] };
   const approvals = [...(script.approvals ?? [])];
   const answers = [...(script.answers ?? [])];
-  const ignore = { isIgnored: (absolutePath: string) => script.ignored?.(absolutePath) ?? false };
-  const host = new NodeHost(cwd, { ripgrep: script.ripgrep });
+  const ignore = { isIgnored: (absolutePath: string) => script.ignored?.(absolutePath) ?? false, ignoredBy: (absolutePath: string) => script.ignoredBy?.(absolutePath) };
+  const host = new NodeHost(cwd, { ripgrep: script.ripgrep, ...(script.extraRoots ? { extraRoots: script.extraRoots } : {}) });
+  const roots = WorkspaceRoots.of(host.workspace.roots);
   const ctx: FakeToolContext = {
-    cwd,
+    roots,
     ignore,
     host,
-    commands: new TaskCommands(host.terminal, undefined, [cwd], ignore),
+    commands: new TaskCommands(host.terminal, undefined, roots.paths, ignore),
     signal: script.signal ?? new AbortController().signal,
     background: new BackgroundCommands(),
     mode: () => script.mode ?? "act",
     previews: new EditPreviews((message) => log.notices.push(message)),
+    keepWhole: () => Promise.resolve(undefined),
     approve(request) {
       log.approvals.push(request);
       return Promise.resolve(approvals.shift() ?? { approved: true });
@@ -90,7 +97,7 @@ export function fakeToolContext(cwd: string, script: FakeContextScript = {}): { 
 
 /** One call of `tool` with the model's text for its params, as the executor runs it (errors thrown). */
 export async function runTool(tool: ToolDefinition, params: RawParams, ctx: FakeToolContext): Promise<ToolResult> {
-  return runToolCall(tool, await readParams(tool, params, ctx.cwd), ctx, (request) => ctx.approve(request));
+  return runToolCall(tool, await readParams(tool, params, ctx.roots), ctx, (request) => ctx.approve(request));
 }
 
 function registered(name: string): ToolDefinition {

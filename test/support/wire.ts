@@ -14,8 +14,8 @@ export interface WireRequest {
 
 export interface Wire {
   readonly protocol: RecordedRequest["protocol"];
-  /** The request path this protocol answers on. */
-  readonly path: string;
+  /** Whether this protocol answers a POST to the path (some paths carry the model, e.g. Gemini's). */
+  matches(path: string): boolean;
   /** Answers with a turn; resolves once everything scripted has been written (a stall resolves at once). */
   respond(res: ServerResponse, turn: ScriptTurn, request: WireRequest): Promise<void>;
   /** Sends a non-streaming error in the provider's shape (script exhausted, unreadable body). */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TOOLS } from "../../src/core/task/tools/registry";
 import { webFetchTool } from "../../src/core/task/tools/web-fetch";
 import { ARTICLE_SENTENCE, ARTICLE_TITLE, NAV_NOISE, startTestSite, type TestSite } from "../support/web-fetch-test-server";
-import { DEFAULT_AUTO_APPROVAL } from "../../src/shared/settings";
+import { DEFAULT_AUTO_APPROVAL, DEFAULT_SANDBOX_SETTINGS } from "../../src/shared/settings";
 import { buildDocx } from "../fixtures/documents/build-docx";
 import { buildPdf } from "../fixtures/documents/build-pdf";
 import { approveAll, startHarness, type Harness, type HarnessOptions } from "../support/task-harness";
@@ -37,6 +37,8 @@ function requestText(h: Harness, n: number): string {
 
 const completion = (result = "Done.") => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 const readCall = (path: string) => ({ text: `Reading it.\n<read_file>\n<path>${path}</path>\n</read_file>`, chunkSize: 9 });
+/** The test site is on 127.0.0.1, this machine: the person lists it, as anyone fetching their own dev server would. */
+const SITE_ALLOWED = { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: ["127.0.0.1"] };
 const fetchCall = (url: string) => ({ text: `Fetching.\n<web_fetch>\n<url>${url}</url>\n</web_fetch>`, chunkSize: 9 });
 
 describe.each(providers)("documents and web pages through %s", (provider) => {
@@ -62,7 +64,7 @@ describe.each(providers)("documents and web pages through %s", (provider) => {
 
   it("fetches a page in YOLO mode and the model gets its Markdown, not its navigation", async () => {
     const before = site.requests.length;
-    const h = await open({ provider, settings: { yolo: true }, answer: approveAll, turns: [fetchCall(site.url("/article")), completion()] });
+    const h = await open({ provider, settings: { yolo: true, sandbox: SITE_ALLOWED }, answer: approveAll, turns: [fetchCall(site.url("/article")), completion()] });
     expect(await h.run("Read the tide article")).toBe("completed");
     expect(site.requests.slice(before)).toEqual(["/article"]);
     expect(JSON.stringify(h.server.requests[0]?.body)).toContain("web_fetch");
@@ -75,15 +77,15 @@ describe.each(providers)("documents and web pages through %s", (provider) => {
   });
 
   it("asks before fetching unless the browser switch approves it", async () => {
-    const h = await open({ provider, answer: approveAll, turns: [fetchCall(site.url("/data.json")), completion()] });
+    const h = await open({ provider, settings: { sandbox: SITE_ALLOWED }, answer: approveAll, turns: [fetchCall(site.url("/data.json")), completion()] });
     expect(await h.run("Get the data")).toBe("completed");
-    expect(h.asks.filter((a) => a.ask === "tool").map((a) => a.tool)).toEqual([{ tool: "web_fetch", content: site.url("/data.json") }]);
+    expect(h.asks.filter((a) => a.ask === "tool").map((a) => a.tool)).toMatchObject([{ tool: "web_fetch", content: site.url("/data.json") }]);
     expect(requestText(h, 1)).toContain('\\"tides\\": [');
 
     await h.dispose();
     const auto = await open({
       provider,
-      settings: { autoApproval: { ...DEFAULT_AUTO_APPROVAL, useBrowser: true } },
+      settings: { autoApproval: { ...DEFAULT_AUTO_APPROVAL, useBrowser: true }, sandbox: SITE_ALLOWED },
       answer: approveAll,
       turns: [fetchCall(site.url("/plain")), completion()],
     });
@@ -108,7 +110,7 @@ describe.each(providers)("documents and web pages through %s", (provider) => {
   it("returns an HTTP error to the model as a tool error, through native tool calls too", async () => {
     const h = await open({
       provider,
-      settings: { yolo: true, toolCallMode: "native" },
+      settings: { yolo: true, toolCallMode: "native", sandbox: SITE_ALLOWED },
       answer: approveAll,
       turns: [
         { toolCalls: [{ id: "f1", name: "web_fetch", input: { url: site.url("/missing") } }] },

@@ -4,6 +4,7 @@ import "./styles/chat.css";
 import "./styles/rows.css";
 import "./styles/highlight.css";
 import "./styles/forms.css";
+import "./styles/history.css";
 import "./styles/mcp.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

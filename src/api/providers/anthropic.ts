@@ -12,25 +12,40 @@ import type { ApiMessage, ApiStreamChunk, ModelInfo, StopReason, ToolSpec } from
 import { toAnthropicMessages, toAnthropicSystem, toAnthropicThinking, toAnthropicTools } from "./anthropic-format.js";
 import { StreamingApiHandler, type ProviderRequest } from "./streaming-handler.js";
 
-const PROVIDER = "Anthropic";
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
-export class AnthropicHandler extends StreamingApiHandler<Anthropic.RawMessageStreamEvent> {
-  /** Absent when no key is set: createMessage then fails with `auth` (the SDK would look for credentials elsewhere). */
-  private readonly client: Anthropic | undefined;
+/** The part of an Anthropic client the handler uses: Anthropic's own, or Bedrock's and Vertex's (same SDK). */
+export interface MessagesClient {
+  readonly messages: Pick<Anthropic["messages"], "create">;
+}
 
-  constructor(config: ResolvedConfiguration) {
-    super(config, PROVIDER);
-    if (config.apiKey) {
-      this.client = new Anthropic({
-        apiKey: config.apiKey,
-        // Explicit nulls and URL keep the SDK from picking up ANTHROPIC_* variables or profiles.
-        authToken: null,
-        baseURL: config.baseUrl ?? DEFAULT_BASE_URL,
-        maxRetries: 0,
-        ...(config.requestTimeoutMs ? { timeout: config.requestTimeoutMs } : {}),
-      });
-    }
+/** Anthropic's own API with the key; undefined without one (createMessage then fails with `auth`). */
+function anthropicClient(config: ResolvedConfiguration): MessagesClient | undefined {
+  if (!config.apiKey) return undefined;
+  return new Anthropic({
+    apiKey: config.apiKey,
+    // Explicit nulls and URL keep the SDK from picking up ANTHROPIC_* variables or profiles.
+    authToken: null,
+    baseURL: config.baseUrl ?? DEFAULT_BASE_URL,
+    maxRetries: 0,
+    ...(config.requestTimeoutMs ? { timeout: config.requestTimeoutMs } : {}),
+  });
+}
+
+/**
+ * The Messages API, on Anthropic's endpoint by default; Bedrock and Vertex pass their own client
+ * (the same wire, signed their way) and name.
+ */
+export class AnthropicHandler extends StreamingApiHandler<Anthropic.RawMessageStreamEvent> {
+  private readonly client: MessagesClient | undefined;
+
+  constructor(config: ResolvedConfiguration, client: MessagesClient | undefined = anthropicClient(config), name = "Anthropic") {
+    super(config, name);
+    this.client = client;
+  }
+
+  get writesPromptCache(): boolean {
+    return this.config.model.info.supportsPromptCache;
   }
 
   protected prepare(
@@ -39,10 +54,10 @@ export class AnthropicHandler extends StreamingApiHandler<Anthropic.RawMessageSt
     tools: readonly ToolSpec[] | undefined,
   ): ProviderRequest<Anthropic.RawMessageStreamEvent> {
     const client = this.client;
-    if (!client) throw new ApiError("auth", `${PROVIDER}: no API key is set.`);
-    if (messages.length === 0) throw new ApiError("bad_request", `${PROVIDER}: there is no message to send.`);
+    if (!client) throw new ApiError("auth", `${this.providerName}: no API key is set.`);
+    if (messages.length === 0) throw new ApiError("bad_request", `${this.providerName}: there is no message to send.`);
     const params = this.buildParams(systemPrompt, messages, tools);
-    const reader = new AnthropicEventReader(this.config.model.info);
+    const reader = new AnthropicEventReader(this.config.model.info, this.providerName);
     return {
       open: (signal) => client.messages.create(params, { signal }),
       isEndMarker: (event) => event.type === "message_stop",
@@ -96,7 +111,10 @@ class AnthropicEventReader {
   /** Chosen at message_start, when the prompt's size is known; output is billed at the same tier. */
   private prices: ReturnType<typeof pricesFor>;
 
-  constructor(private readonly info: ModelInfo) {
+  constructor(
+    private readonly info: ModelInfo,
+    private readonly provider: string,
+  ) {
     this.prices = info;
   }
 
@@ -165,7 +183,7 @@ class AnthropicEventReader {
       case "input_json_delta": {
         const index = this.toolIndexByBlock.get(event.index);
         if (index === undefined) {
-          throw new ApiError("unknown", `${PROVIDER}: tool input arrived for block ${event.index}, which is no tool call.`);
+          throw new ApiError("unknown", `${this.provider}: tool input arrived for block ${event.index}, which is no tool call.`);
         }
         yield { type: "tool_calls", index, argumentsDelta: delta.partial_json };
         break;

@@ -5,15 +5,25 @@
  */
 import OpenAI from "openai";
 import type { ResolvedConfiguration } from "../config.js";
+import { PROVIDERS } from "../../shared/providers.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** The SDK refuses an empty key, and local servers ignore whatever is sent. */
 const PLACEHOLDER_KEY = "not-needed";
 
+/** Ollama and LM Studio are named by their server (http://host:port); their OpenAI-compatible API is under /v1. */
+const API_UNDER_V1: ReadonlySet<string> = new Set(["ollama", "lmstudio"]);
+
+export function openAiBaseUrl(config: Pick<ResolvedConfiguration, "provider" | "baseUrl">): string {
+  const url = config.baseUrl ?? DEFAULT_BASE_URL;
+  if (!API_UNDER_V1.has(config.provider) || /\/v1\/?$/.test(url)) return url;
+  return `${url.replace(/\/+$/, "")}/v1`;
+}
+
 export function createOpenAiClient(config: ResolvedConfiguration): OpenAI {
   return new OpenAI({
     apiKey: config.apiKey ?? PLACEHOLDER_KEY,
-    baseURL: config.baseUrl ?? DEFAULT_BASE_URL,
+    baseURL: openAiBaseUrl(config),
     // Explicit nulls keep the SDK from picking up OPENAI_* variables of the environment.
     organization: null,
     project: null,
@@ -24,5 +34,6 @@ export function createOpenAiClient(config: ResolvedConfiguration): OpenAI {
 
 /** How errors and logs name the server. */
 export function openAiServerName(config: ResolvedConfiguration): string {
+  if (config.provider !== "openai") return `${PROVIDERS[config.provider].name}${config.baseUrl ? ` at ${new URL(config.baseUrl).host}` : ""}`;
   return config.baseUrl ? `OpenAI-compatible server at ${new URL(config.baseUrl).host}` : "OpenAI";
 }

@@ -6,6 +6,7 @@
  */
 import { classifyError } from "../classify-error.js";
 import type { ResolvedConfiguration } from "../config.js";
+import { withoutSecret, type ApiError } from "../errors.js";
 import { guardStream, InFlightRequests } from "../stream-guard.js";
 import type { ApiHandler, ApiMessage, ApiStream, ApiStreamChunk, ModelInfo, ToolSpec } from "../types.js";
 
@@ -40,6 +41,11 @@ export abstract class StreamingApiHandler<E> implements ApiHandler {
     return this.stream(controller, systemPrompt, messages, tools);
   }
 
+  /** Turns what the SDK threw into an ApiError; a provider with errors of its own SDK overrides it. */
+  protected classify(error: unknown, aborted: boolean): ApiError {
+    return classifyError(error, { provider: this.providerName, aborted });
+  }
+
   /** Checks the input and builds the request; throwing here fails the stream before any HTTP. */
   protected abstract prepare(systemPrompt: string, messages: readonly ApiMessage[], tools: readonly ToolSpec[] | undefined): ProviderRequest<E>;
 
@@ -57,7 +63,7 @@ export abstract class StreamingApiHandler<E> implements ApiHandler {
         idleTimeoutMs: this.config.streamIdleTimeoutMs,
         provider,
         isEndMarker: (event) => request.isEndMarker(event),
-        classify: (error, aborted) => classifyError(error, { provider, aborted }),
+        classify: (error, aborted) => withoutSecret(this.classify(error, aborted), this.config.apiKey),
       });
       for await (const event of events) yield* request.read(event);
     } finally {

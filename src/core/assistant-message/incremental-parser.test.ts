@@ -224,7 +224,8 @@ describe("IncrementalAssistantMessageParser property", () => {
       }
     }
     expect(chunksChecked).toBeGreaterThan(messages * 4);
-  }, Math.max(20_000, messages * 10));
+    // 5.7 s in npm test here; beside the e2e suite in CI 17.8 s, then 21.9 s. The limit only catches a hang.
+  }, Math.max(60_000, messages * 40));
 });
 
 describe("IncrementalAssistantMessageParser.unclosedParam", () => {

@@ -16,10 +16,28 @@ export interface GitOptions {
   gitBinary?: string;
 }
 
-export async function checkpointsAvailability(options: GitOptions = {}): Promise<CheckpointsAvailability> {
+/** Each git found good, by program and PATH: the service asks before the store opens, and the panel opens one per restore. */
+const goodGit = new Map<string, Promise<CheckpointsAvailability>>();
+
+/** Asks a git once; an answer of "not available" is not kept, so a git installed since is seen next time. */
+export function checkpointsAvailability(options: GitOptions = {}): Promise<CheckpointsAvailability> {
+  const binary = options.gitBinary ?? "git";
+  const key = `${binary}\0${process.env.PATH ?? ""}`;
+  let known = goodGit.get(key);
+  if (known === undefined) {
+    known = askGit(binary);
+    goodGit.set(key, known);
+    void known.then((answer) => {
+      if (!answer.available) goodGit.delete(key);
+    });
+  }
+  return known;
+}
+
+async function askGit(binary: string): Promise<CheckpointsAvailability> {
   let output: string;
   try {
-    output = await runGit(["--version"], { cwd: tmpdir(), binary: options.gitBinary ?? "git" });
+    output = await runGit(["--version"], { cwd: tmpdir(), binary });
   } catch (error) {
     const text = errorText(error);
     if (/ENOENT|not found|cannot find/i.test(text)) return { available: false, reason: "Checkpoints are off: git is not installed (or not on the PATH)." };

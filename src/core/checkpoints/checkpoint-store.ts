@@ -21,10 +21,11 @@ import { restoreDifferences, type RestoreResult } from "./restore-files";
 import { ensureShadowRepository, readPersonalExcludesFile } from "./shadow-setup";
 import { shadowLocation, type ShadowLocation } from "./shadow-location";
 import { packingDue, packObjects } from "./pack-objects";
-import { recordExactly, stageWorkspace, untrackExactly, type StageOptions } from "./stage-workspace";
+import { setEntries, stageIndex, stageWorkspace, type StageOptions } from "./stage-workspace";
 import { acquireStoreLock } from "./store-lock";
-import { diffTrees, looksBinary, readBlobs } from "./tree-diff";
+import { diffIndex, diffTrees, looksBinary, readBlobs, type TreeDifference, type TreeEntry } from "./tree-diff";
 import { exists } from "./fs-probes";
+import { shownPath } from "./path-bytes";
 
 export type { RestoreResult } from "./restore-files";
 
@@ -32,6 +33,8 @@ export type { RestoreResult } from "./restore-files";
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const REF_FOLDER = "refs/tandem";
+/** What a task id may be, to name a ref. */
+const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Keeps the index's objects alive through a gc; points at a commit of the index's tree. */
 const INDEX_KEEPER_REF = "refs/tandem-internal/index";
 const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -56,7 +59,7 @@ export interface CheckpointStoreOptions {
 
 /** A file that differs between two checkpoints, or a checkpoint and the workspace now. */
 export interface CheckpointChange {
-  /** Relative to the workspace, with "/". */
+  /** Relative to the workspace, with "/"; a byte of the name that is not UTF-8 shows as `\xNN`. */
   readonly path: string;
   readonly status: "added" | "modified" | "deleted";
   /** The content before, or undefined when the file did not exist or is binary. */
@@ -65,6 +68,12 @@ export interface CheckpointChange {
   readonly after: string | undefined;
   /** True when either side is binary (its content is then undefined). */
   readonly binary: boolean;
+}
+
+/** A task's latest checkpoint and its tree. */
+interface Tip {
+  readonly hash: string;
+  readonly tree: string;
 }
 
 export class CheckpointStore {
@@ -78,19 +87,24 @@ export class CheckpointStore {
   /** A store for the task, ready to use; throws a CheckpointError when git is missing or the workspace is not a folder. */
   static async open(options: CheckpointStoreOptions): Promise<CheckpointStore> {
     const binary = options.gitBinary ?? "git";
+    // git's version and the person's excludes file are asked at once (the panel opens a store for
+    // each restore); the errors still come in this order: git, the task id, the folder.
+    const realFolder = realpath(options.workspaceRoot);
+    const excludes = realFolder.then((real) => readPersonalExcludesFile(binary, path.dirname(real)));
+    excludes.catch(() => undefined); // thrown below when it matters (git and the folder are fine)
     const availability = await checkpointsAvailability({ gitBinary: binary });
     if (!availability.available) throw new CheckpointError("open checkpoints", options.workspaceRoot, availability.reason);
-    if (!/^[A-Za-z0-9_-]{1,128}$/.test(options.taskId)) {
+    if (!TASK_ID.test(options.taskId)) {
       throw new CheckpointError("open checkpoints", options.workspaceRoot, `the task id "${options.taskId}" is not letters, digits, "-" and "_"`);
     }
     let workTree: string;
     try {
-      workTree = await realpath(options.workspaceRoot);
+      workTree = await realFolder;
       if (!(await stat(workTree)).isDirectory()) throw new Error("it is not a folder");
     } catch (error) {
       throw new CheckpointError("open checkpoints", options.workspaceRoot, errorText(error));
     }
-    const personalExcludesFile = await readPersonalExcludesFile(binary, path.dirname(workTree));
+    const personalExcludesFile = await excludes;
     return new CheckpointStore(shadowLocation(options.storageRoot, workTree), {
       taskRef: `${REF_FOLDER}/${options.taskId}`,
       binary,
@@ -140,8 +154,17 @@ export class CheckpointStore {
         const after = d.after && blobs.get(d.after.oid);
         const binary = (before !== undefined && looksBinary(before)) || (after !== undefined && looksBinary(after));
         const text = (bytes: Buffer | undefined) => (bytes === undefined || binary ? undefined : bytes.toString("utf8"));
-        return { path: d.path, status: d.status, before: text(before), after: text(after), binary };
+        return { path: shownPath(d.path), status: d.status, before: text(before), after: text(after), binary };
       });
+    });
+  }
+
+  /** The paths that differ from checkpoint `from` to the workspace now: `changes` without reading a file's contents. */
+  changedPaths(from: string): Promise<string[]> {
+    return this.operation("compare with the workspace", {}, async (git) => {
+      const fromTree = await this.treeOf(git, from);
+      const { tree } = await stageWorkspace(git, this.options.stage);
+      return (await diffTrees(git, fromTree, tree)).map((d) => shownPath(d.path));
     });
   }
 
@@ -149,36 +172,57 @@ export class CheckpointStore {
    * Puts the tracked files back as they were at checkpoint `hash`: rewrites the ones that changed,
    * deletes the ones added since, recreates the deleted ones. Never touches ignored, excluded or
    * never-tracked files. Idempotent; a restore interrupted midway completes when run again.
+   * The paths it returns are for people: a byte of a name that is not UTF-8 shows as `\xNN`.
    */
   restoreFiles(hash: string): Promise<RestoreResult> {
     return this.operation("restore a checkpoint", {}, async (git) => {
-      const target = await this.treeOf(git, hash);
-      const now = await stageWorkspace(git, this.options.stage);
+      const [[target, tip], scan] = await settled(this.treeAndTip(git, hash), stageIndex(git, this.options.stage));
       // A file no checkpoint of the task saved (the person made it after the latest) is not the
       // task's to delete: only what the task's latest checkpoint holds is taken back. (Each
       // restore ends by recording what it left, so the latest holds every file a restore wrote.)
-      const tip = await this.tip(git);
-      const newSinceTip = new Set(tip ? (await diffTrees(git, tip.tree, now.tree)).filter((d) => d.status === "added").map((d) => d.path) : []);
-      const differences = await diffTrees(git, now.tree, target);
+      const [sinceTip, differences] = await settled(tip ? diffIndex(git, tip.tree, "tree to index") : Promise.resolve([]), diffIndex(git, target, "index to tree"));
+      const newSinceTip = new Set(sinceTip.filter((d) => d.status === "added").map((d) => d.path));
+      const restoring = differences.filter((d) => d.status !== "deleted" || !newSinceTip.has(d.path));
       const kept = differences.filter((d) => d.status === "deleted" && newSinceTip.has(d.path));
-      const result = await restoreDifferences(git, differences.filter((d) => !kept.includes(d)));
+      // While the files are written, the index and the commit are made as if none will be left
+      // alone (the usual case): the index takes the checkpoint's entries for every path restored,
+      // reading no file back (see setEntries), and is then the checkpoint's tree, which is committed.
+      const label = `Restored ${hash}`;
+      const [result, , commit] = await settled(
+        restoreDifferences(git, restoring, new Map(scan.keptOut.map((k) => [k.path, k.reason]))),
+        setEntries(git, [
+          ...restoring.filter((d) => d.after === undefined).map((d) => ({ path: d.path, mode: "0", oid: (d.before as TreeEntry).oid })),
+          ...restoring.flatMap((d) => (d.after ? [{ path: d.path, ...d.after }] : [])),
+        ]),
+        tip?.tree === target ? Promise.resolve(undefined) : this.makeCommit(git, label, tip, target),
+      );
+      if (result.skipped.length === 0 && kept.length === 0) {
+        if (commit !== undefined) await this.moveTip(git, tip, commit);
+      } else {
+        // What was left alone keeps the entry it had (none, for a file the workspace had not); the
+        // index is then the workspace as the restore left it, and its own tree is the one to commit.
+        const before = new Map(restoring.map((d) => [d.path, d]));
+        await setEntries(git, result.skipped.map(({ path: p }) => {
+          const difference = before.get(p) as TreeDifference;
+          return { path: p, ...(difference.before ?? { mode: "0", oid: (difference.after as TreeEntry).oid }) };
+        }));
+        await this.commitTree(git, label, tip, (await git.run(["write-tree"])).trim());
+      }
       result.skipped.push(...kept.map((d) => ({ path: d.path, reason: "no checkpoint of this task saved it, so it stays" })));
-      // The index follows: deleted paths leave it (one may be a folder now), written ones are recorded.
-      await untrackExactly(git, result.deleted);
-      await recordExactly(git, result.written);
-      await this.commitWorkspace(git, `Restored ${hash}`, Promise.resolve(tip));
-      return result;
+      return { written: result.written.map(shownPath), deleted: result.deleted.map(shownPath), skipped: result.skipped.map((s) => ({ path: shownPath(s.path), reason: s.reason })) };
     });
   }
 
   /**
-   * Deletes this task's checkpoints (its ref) and lets git drop the objects no other task keeps.
-   * When no task is left, the workspace's shadow repository goes as a whole.
+   * Deletes this task's checkpoints (its ref), and those of `alsoTaskIds` in the same step (History's
+   * "Delete all": one transaction and one gc, not one each), and lets git drop the objects no other
+   * task keeps. When no task is left, the workspace's shadow repository goes as a whole.
    */
-  deleteTask(): Promise<void> {
+  deleteTask(alsoTaskIds: readonly string[] = []): Promise<void> {
     const nothingToDelete = { whenNoRepository: () => undefined };
+    const refs = [this.options.taskRef, ...alsoTaskIds.filter((id) => TASK_ID.test(id)).map((id) => `${REF_FOLDER}/${id}`)];
     return this.operation("delete the task's checkpoints", nothingToDelete, async (git) => {
-      await this.updateRefs(git, `start\ndelete ${this.options.taskRef}\nprepare\ncommit\n`);
+      await this.updateRefs(git, `start\n${refs.map((ref) => `delete ${ref}\n`).join("")}prepare\ncommit\n`);
       const others = (await git.run(["for-each-ref", "--count=1", "--format=%(refname)", REF_FOLDER])).trim();
       if (others === "") {
         await rm(this.location.gitDir, { recursive: true, force: true });
@@ -203,15 +247,30 @@ export class CheckpointStore {
   }
 
   /** Commits the workspace on the task's ref, after `tip` (undefined: the task's first checkpoint), looked up meanwhile. */
-  private async commitWorkspace(git: ShadowGit, label: string, tipLookup: Promise<{ hash: string; tree: string } | undefined>): Promise<{ hash: string; changed: boolean }> {
-    const [tip, { tree }] = await Promise.all([tipLookup, stageWorkspace(git, this.options.stage)]);
+  private async commitWorkspace(git: ShadowGit, label: string, tipLookup: Promise<Tip | undefined>): Promise<{ hash: string; changed: boolean }> {
+    const [tip, { tree }] = await settled(tipLookup, stageWorkspace(git, this.options.stage));
+    return this.commitTree(git, label, tip, tree);
+  }
+
+  /** Commits `tree` on the task's ref after `tip`, unless it is the tip's tree already. */
+  private async commitTree(git: ShadowGit, label: string, tip: Tip | undefined, tree: string): Promise<{ hash: string; changed: boolean }> {
     if (tip !== undefined && tip.tree === tree) return { hash: tip.hash, changed: false };
-    const hash = (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
-    const move = tip ? `update ${this.options.taskRef} ${hash} ${tip.hash}` : `create ${this.options.taskRef} ${hash}`;
-    // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
-    await this.updateRefs(git, `start\n${move}\nupdate HEAD ${hash}\nprepare\ncommit\n`);
-    if (await packingDue(git.paths.gitDir)) this.packAfterwards();
+    const hash = await this.makeCommit(git, label, tip, tree);
+    await this.moveTip(git, tip, hash);
     return { hash, changed: true };
+  }
+
+  /** A commit of `tree` after `tip`, on no ref yet. */
+  private async makeCommit(git: ShadowGit, label: string, tip: Tip | undefined, tree: string): Promise<string> {
+    return (await git.run(["commit-tree", tree, ...(tip ? ["-p", tip.hash] : [])], { input: label })).trim();
+  }
+
+  /** Moves the task's ref from `tip` to `commit`. */
+  private async moveTip(git: ShadowGit, tip: Tip | undefined, commit: string): Promise<void> {
+    const move = tip ? `update ${this.options.taskRef} ${commit} ${tip.hash}` : `create ${this.options.taskRef} ${commit}`;
+    // HEAD follows the latest checkpoint, so `status` compares the index with a tree like it.
+    await this.updateRefs(git, `start\n${move}\nupdate HEAD ${commit}\nprepare\ncommit\n`);
+    if (await packingDue(git.paths.gitDir)) this.packAfterwards();
   }
 
   /**
@@ -231,22 +290,25 @@ export class CheckpointStore {
   }
 
   /** The task's latest checkpoint and its tree, or undefined when it has none. */
-  private async tip(git: ShadowGit): Promise<{ hash: string; tree: string } | undefined> {
+  private async tip(git: ShadowGit): Promise<Tip | undefined> {
     const ref = this.options.taskRef;
     const [commit, tree] = (await git.run(["cat-file", "--batch-check"], { input: `${ref}\n${ref}^{tree}\n` })).split("\n");
-    const hash = commit?.split(" ")[0];
-    const treeHash = tree?.split(" ")[0];
-    if (commit?.endsWith("missing") || !hash || !treeHash) return undefined;
-    return { hash, tree: treeHash };
+    return tipOf(commit, tree);
   }
 
   /** The tree of a checkpoint, after checking the hash is one. */
   private async treeOf(git: ShadowGit, hash: string): Promise<string> {
     if (!HASH.test(hash)) throw new Error(`"${hash}" is not a checkpoint hash`);
     const [line] = (await git.run(["cat-file", "--batch-check"], { input: `${hash}^{tree}\n` })).split("\n");
-    const [tree, type] = (line ?? "").split(" ");
-    if (type !== "tree" || !tree) throw new Error(`there is no checkpoint ${hash} in the store`);
-    return tree;
+    return checkpointTree(hash, line);
+  }
+
+  /** treeOf and tip in one `cat-file`. */
+  private async treeAndTip(git: ShadowGit, hash: string): Promise<[string, Tip | undefined]> {
+    if (!HASH.test(hash)) throw new Error(`"${hash}" is not a checkpoint hash`);
+    const ref = this.options.taskRef;
+    const [line, commit, tree] = (await git.run(["cat-file", "--batch-check"], { input: `${hash}^{tree}\n${ref}\n${ref}^{tree}\n` })).split("\n");
+    return [checkpointTree(hash, line), tipOf(commit, tree)];
   }
 
   /**
@@ -283,6 +345,31 @@ export class CheckpointStore {
     this.queue = result.catch(() => undefined);
     return result;
   }
+}
+
+/** `cat-file --batch-check` lines for a ref and its tree: the tip, or undefined when the ref is missing. */
+function tipOf(commit: string | undefined, tree: string | undefined): Tip | undefined {
+  const hash = commit?.split(" ")[0];
+  const treeHash = tree?.split(" ")[0];
+  if (commit?.endsWith("missing") || !hash || !treeHash) return undefined;
+  return { hash, tree: treeHash };
+}
+
+/** The tree from a `cat-file --batch-check` line for `<hash>^{tree}`. */
+function checkpointTree(hash: string, line: string | undefined): string {
+  const [tree, type] = (line ?? "").split(" ");
+  if (type !== "tree" || !tree) throw new Error(`there is no checkpoint ${hash} in the store`);
+  return tree;
+}
+
+/**
+ * Like Promise.all, but waits for every promise before throwing the first failure, so no git
+ * command of an operation still runs after it has failed (and released the store's lock).
+ */
+async function settled<T extends unknown[]>(...promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const outcomes = await Promise.allSettled(promises);
+  for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as T;
 }
 
 /**

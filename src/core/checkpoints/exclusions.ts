@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { IGNORE_FILE_NAMES } from "../ignore/ignore-file-names";
+import { decodeBytes, fsPath } from "./path-bytes";
 
 /** Installed from a lock file, often huge, never edited by hand. */
 export const DEPENDENCY_FOLDERS = [
@@ -77,12 +78,14 @@ export const CACHES = [
  * The text of the shadow's `info/exclude` for this workspace now. The person's global excludes
  * file is read by git itself (core.excludesFile); a hash of it is written here too, so that any
  * change of rules shows as a change of this file (stage-workspace.ts then untracks what they exclude).
+ * The sources are read as bytes (path-bytes.ts): a pattern naming a file that is not UTF-8 keeps
+ * its bytes, so git matches it against that file.
  */
 export async function composeExcludeFile(workspaceRoot: string, personalExcludesFile: string): Promise<string> {
   const [personal, gitmodules, global, ...ignoreFiles] = await Promise.all([
     readPersonalRepositoryExclude(workspaceRoot),
     readIfPresent(path.join(workspaceRoot, ".gitmodules")),
-    readIfPresent(personalExcludesFile),
+    readBytesIfPresent(personalExcludesFile),
     ...IGNORE_FILE_NAMES.map((name) => readIfPresent(path.join(workspaceRoot, name))),
   ]);
   const sections: string[] = [
@@ -131,8 +134,13 @@ async function readPersonalRepositoryExclude(workspaceRoot: string): Promise<str
 }
 
 async function readIfPresent(file: string): Promise<string | undefined> {
+  const bytes = await readBytesIfPresent(file);
+  return bytes === undefined ? undefined : decodeBytes(bytes);
+}
+
+async function readBytesIfPresent(file: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return await readFile(fsPath(file));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Not there, a folder, or a link that leads nowhere: no rules from it.

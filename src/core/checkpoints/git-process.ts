@@ -1,21 +1,22 @@
 /**
- * Runs git through simple-git for the checkpoint store. Commands on a shadow repository always
- * name its git dir, work tree and index in the environment, so no command can fall back to the
- * person's own `.git`; the person's global and system git configuration is switched off (the
- * shadow's own config says everything that matters: no hooks, no signing, no filters, no line-end
- * conversion), and none of the caller's GIT_* variables reach git.
+ * Runs git for the checkpoint store, each command a process of its own (spawn, no shell).
+ * Commands on a shadow repository always name its git dir, work tree and index in the
+ * environment, so no command can fall back to the person's own `.git`; the person's global and
+ * system git configuration is switched off (the shadow's own config says everything that
+ * matters: no hooks, no signing, no filters, no line-end conversion), and none of the caller's
+ * GIT_* variables reach git.
  *
- * simple-git waits 50 ms after a command that printed nothing (its exit-versus-close guard), so
- * the store prefers commands that always print something: `status --branch`, `--verbose`, the
- * verbs of `update-ref --stdin`, `cat-file --batch-check`.
+ * Plain child_process rather than simple-git: a restore or a save is a dozen short commands, and
+ * simple-git's queue and plugins cost a millisecond or two each, besides a 50 ms wait after any
+ * command that printed nothing.
  */
+import { spawn } from "node:child_process";
 import { devNull } from "node:os";
-import { simpleGit, type SimpleGit } from "simple-git";
+import type { Readable } from "node:stream";
 import { errorText } from "../util/error-text";
+import { decodeBytes, encodeText } from "./path-bytes";
 
-/** The variables the store sets; simple-git refuses GIT_* variables it was not told about. */
-const STORE_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"];
-/** Besides GIT_*, the variables git would obey that simple-git guards; none of them is ours to pass on. */
+/** Besides GIT_*, the variables git would obey; none of them is ours to pass on. */
 const GUARDED_NAMES = new Set(["EDITOR", "VISUAL", "PAGER", "PREFIX", "SSH_ASKPASS"]);
 
 export interface GitCommandOptions {
@@ -34,13 +35,52 @@ export interface GitClientOptions {
   personalConfig?: boolean;
 }
 
-/** Runs one git command and returns its output as text; an error names the command and git's message. */
+/**
+ * Runs one git command and returns its output as text; an error names the command and git's message.
+ * Names in the output that are not UTF-8 keep their bytes (path-bytes.ts), as do those in a text input.
+ */
 export async function runGit(args: readonly string[], client: GitClientOptions, options: GitCommandOptions = {}): Promise<string> {
-  try {
-    return await gitClient(client, options).raw([...args]);
-  } catch (error) {
-    throw new Error(`git ${commandName(args)} failed: ${errorText(error).trim()}`);
-  }
+  return decodeBytes(await runCommand(args, client, options));
+}
+
+/** `git cat-file ARGS`, its output as bytes (blob contents are not text). */
+export function runCatFile(args: readonly string[], client: GitClientOptions, options: GitCommandOptions = {}): Promise<Buffer> {
+  return runCommand(["cat-file", ...args], client, options);
+}
+
+async function runCommand(args: readonly string[], client: GitClientOptions, options: GitCommandOptions): Promise<Buffer> {
+  const git = startCommand(args, client, options);
+  const stdout: Buffer[] = [];
+  git.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+  await git.finished;
+  return Buffer.concat(stdout);
+}
+
+/** A git command whose output is read as it comes. */
+export interface StreamingGit {
+  readonly stdout: Readable;
+  /** Resolves when git exited 0, after its output ended; else rejects, naming the command and git's message. */
+  readonly finished: Promise<void>;
+  /** Ends git early (its `finished` then rejects). */
+  stop(): void;
+}
+
+function startCommand(args: readonly string[], client: GitClientOptions, options: GitCommandOptions): StreamingGit {
+  const failed = (message: string) => new Error(`git ${commandName(args)} failed: ${message.trim()}`);
+  const child = spawn(client.binary, args, { cwd: client.cwd, env: environment(client), stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+  const stderr: Buffer[] = [];
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    child.on("error", (error) => reject(failed(errorText(error)))); // not started: ENOENT, EACCES
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve();
+      else reject(failed(Buffer.concat(stderr).toString("utf8") || (signal ? `killed by ${signal}` : `exit code ${code}`)));
+    });
+  });
+  // git may exit before reading all its input (it failed): its exit code says so, not the EPIPE.
+  child.stdin.on("error", () => undefined);
+  child.stdin.end(typeof options.input === "string" ? encodeText(options.input) : options.input);
+  return { stdout: child.stdout, finished, stop: () => child.kill() };
 }
 
 /** The subcommand, past any `-c name=value` before it. */
@@ -50,32 +90,12 @@ function commandName(args: readonly string[]): string {
   return args[i] ?? "";
 }
 
-/** `git cat-file ARGS`, its output as bytes (blob contents are not text). */
-export async function runCatFile(args: readonly string[], client: GitClientOptions, options: GitCommandOptions = {}): Promise<Buffer> {
-  try {
-    return await gitClient(client, options).binaryCatFile([...args]);
-  } catch (error) {
-    throw new Error(`git cat-file failed: ${errorText(error).trim()}`);
-  }
-}
-
-function gitClient(client: GitClientOptions, options: GitCommandOptions): SimpleGit {
-  const { input } = options;
+function environment(client: GitClientOptions): Record<string, string> {
   const variables: Record<string, string> = client.personalConfig
     ? { ...client.variables }
     : { GIT_CONFIG_GLOBAL: devNull, GIT_CONFIG_NOSYSTEM: "1", ...client.variables };
   variables.GIT_TERMINAL_PROMPT = "0";
-  return simpleGit({
-    baseDir: client.cwd,
-    binary: client.binary,
-    trimmed: false,
-    allowEnvironment: STORE_VARIABLES,
-    // Each of these is the store's own doing, never input from elsewhere: GIT_CONFIG_GLOBAL names
-    // the null device, `init --template=` names no template, and the binary is the caller's
-    // setting, which may well contain a space (C:\Program Files\Git\...).
-    unsafe: { allowUnsafeConfigPaths: true, allowUnsafeTemplateDir: true, allowUnsafeCustomBinary: true },
-    input: input === undefined ? undefined : () => input,
-  }).env({ ...cleanEnvironment(), ...variables });
+  return { ...cleanEnvironment(), ...variables };
 }
 
 /** The process environment without anything that steers git. */
@@ -109,6 +129,11 @@ export class ShadowGit {
 
   catFile(args: readonly string[], options: GitCommandOptions = {}): Promise<Buffer> {
     return runCatFile(args, this.client(), options);
+  }
+
+  /** Starts a command whose output is read as it comes (`cat-file --batch` for a restore). */
+  start(args: readonly string[], options: GitCommandOptions = {}): StreamingGit {
+    return startCommand(args, this.client(), options);
   }
 
   private client(): GitClientOptions {

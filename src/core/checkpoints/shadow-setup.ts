@@ -14,6 +14,7 @@ import { isProcessRunning } from "../util/process-running";
 import { runGit } from "./git-process";
 import type { ShadowLocation } from "./shadow-location";
 import { exists } from "./fs-probes";
+import { decodeBytes, encodeText } from "./path-bytes";
 
 /** The workspace's `.gitattributes` may ask git to convert files on the way in; this asks it not to. */
 const ATTRIBUTES = [
@@ -68,7 +69,7 @@ async function writeSettings(gitDir: string, setup: ShadowSetup): Promise<void> 
   await mkdir(hooksOff, { recursive: true });
   await mkdir(path.join(gitDir, "info"), { recursive: true });
   await writeFileAtomic(path.join(gitDir, "info", "attributes"), ATTRIBUTES);
-  await writeFileAtomic(configFile, wanted);
+  await writeFileAtomic(configFile, encodeText(wanted)); // an excludes file's name that is not UTF-8 keeps its bytes
 }
 
 /** Temp folders of repositories whose creation was killed (their maker no longer runs). */
@@ -132,7 +133,7 @@ function quoted(value: string): string {
  * the environment of whoever runs the store.
  */
 export async function readPersonalExcludesFile(binary: string, cwd: string): Promise<string> {
-  // --default keeps the answer non-empty, so simple-git does not wait for output that never comes.
+  // --default: an unset key is an empty answer, not exit code 1.
   const output = await runGit(["config", "--global", "--path", "--default", "", "--get", "core.excludesFile"], { cwd, binary, personalConfig: true });
   const configured = output.trim();
   if (configured !== "") return configured;
@@ -142,7 +143,7 @@ export async function readPersonalExcludesFile(binary: string, cwd: string): Pro
 
 async function readIfPresent(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return decodeBytes(await readFile(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

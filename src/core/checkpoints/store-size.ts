@@ -10,13 +10,16 @@ import { checkpointsFolder } from "../storage/paths";
 import { shadowLockFile } from "./shadow-location";
 import { acquireStoreLock } from "./store-lock";
 
-/** Bytes on disk (allocated blocks) of every shadow repository under the storage folder. Links are not followed. */
+/**
+ * Bytes on disk (allocated blocks) of every shadow repository under the storage folder. Links are
+ * not followed. Names are read and joined as bytes, so one that is not UTF-8 is counted too.
+ */
 export async function checkpointStoreSize(storageRoot: string): Promise<number> {
   let total = 0;
-  const folders = [checkpointsFolder(storageRoot)];
+  const folders: Buffer[] = [Buffer.from(checkpointsFolder(storageRoot))];
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    for (const entry of await entriesOf(folder)) {
-      const full = path.join(folder, entry.name);
+    for (const entry of await byteEntriesOf(folder)) {
+      const full = Buffer.concat([folder, SEPARATOR, entry.name]);
       if (entry.isDirectory()) folders.push(full);
       const stats = await lstat(full).catch(() => undefined); // removed meanwhile
       if (stats) total += stats.blocks !== undefined ? stats.blocks * 512 : stats.size;
@@ -36,8 +39,10 @@ export async function cleanCheckpointStore(storageRoot: string): Promise<void> {
     }
     const lock = await acquireStoreLock(shadowLockFile(folder));
     try {
-      for (const inside of await entriesOf(folder)) {
-        if (inside.name !== path.basename(shadowLockFile(folder))) await rm(path.join(folder, inside.name), { recursive: true, force: true });
+      const lockName = Buffer.from(path.basename(shadowLockFile(folder)));
+      const folderBytes = Buffer.from(folder);
+      for (const inside of await byteEntriesOf(folderBytes)) {
+        if (!inside.name.equals(lockName)) await rm(Buffer.concat([folderBytes, SEPARATOR, inside.name]), { recursive: true, force: true });
       }
     } finally {
       await lock.release();
@@ -45,6 +50,17 @@ export async function cleanCheckpointStore(storageRoot: string): Promise<void> {
     await rmdir(folder).catch(() => undefined); // someone made it again meanwhile: theirs now
   }
   await rmdir(root).catch(() => undefined);
+}
+
+const SEPARATOR = Buffer.from(path.sep);
+
+async function byteEntriesOf(folder: Buffer): Promise<Dirent<Buffer>[]> {
+  try {
+    return await readdir(folder, { withFileTypes: true, encoding: "buffer" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
 }
 
 async function entriesOf(folder: string): Promise<Dirent[]> {

@@ -7,6 +7,8 @@ export interface CheckpointRepository {
   initialize(): Promise<string>;
   /** The workspace now; `changed` false (and no new commit) when nothing changed since the last. */
   save(label: string): Promise<{ hash: string; changed: boolean }>;
+  /** The paths that differ from checkpoint `from` to the workspace now, without their contents (the task ledger's "changed otherwise"). */
+  changedPaths(from: string): Promise<string[]>;
 }
 
 export interface TaskCheckpointStore extends CheckpointRepository {
@@ -14,8 +16,8 @@ export interface TaskCheckpointStore extends CheckpointRepository {
   changes(from: string, to?: string): Promise<CheckpointChange[]>;
   /** Puts the tracked files back as they were at `hash`; run again, it completes an interrupted restore. */
   restoreFiles(hash: string): Promise<RestoredFiles>;
-  /** Deletes the task's checkpoints. */
-  deleteTask(): Promise<void>;
+  /** Deletes the task's checkpoints, and those of `alsoTaskIds` with them (one step for many). */
+  deleteTask(alsoTaskIds?: readonly string[]): Promise<void>;
 }
 
 /** The checkpoint store of the workspace, for the Controller (it outlives tasks). */

@@ -11,6 +11,7 @@
 import { lstat } from "node:fs/promises";
 import * as path from "node:path";
 import type { ShadowGit } from "./git-process";
+import { fsPath } from "./path-bytes";
 
 export type KeptOutReason = "nested repository" | "too large" | "LFS" | "not a file";
 
@@ -40,8 +41,7 @@ interface Candidate {
 const STAT_PARALLEL = 64;
 
 export async function scanWorkspace(git: ShadowGit, options: ScanOptions): Promise<WorkspaceScan> {
-  // --branch: a header line always comes, so simple-git never waits on a silent command.
-  const status = await git.run(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--ignore-submodules=all"]);
+  const status = await git.run(["status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all"]);
   const candidates = parseStatus(status);
   // New rules (info/exclude, a .gitignore anywhere) may exclude files that are tracked already.
   const rulesMoved = !options.firstScan && (options.rulesChanged || candidates.some((c) => path.posix.basename(c.path) === ".gitignore"));
@@ -124,7 +124,7 @@ type FileKind = "file" | "folder" | "too large" | "not a file" | "gone";
 
 async function fileKind(root: string, relative: string, maxFileBytes: number): Promise<FileKind> {
   try {
-    const stats = await lstat(path.join(root, relative));
+    const stats = await lstat(fsPath(path.join(root, relative)));
     if (stats.isSymbolicLink()) return "file";
     if (stats.isDirectory()) return "folder";
     if (!stats.isFile()) return "not a file"; // a socket or pipe: git cannot store it

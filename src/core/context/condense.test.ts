@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ApiMessage } from "../../api/types";
 import { condenseHistory, SUMMARY_MARK, summaryRequest } from "./condense";
 import { contextLimit, estimateTokens, latestUsage } from "./context-window";
-import { ReadLedger } from "./read-ledger";
+import { ReadLedger, replacedReadNote } from "./read-ledger";
 import { truncateConversation } from "./truncate-conversation";
 
 const user = (text: string): ApiMessage => ({ role: "user", content: [{ type: "text", text }] });
@@ -113,5 +113,35 @@ describe("ReadLedger", () => {
     store.apiHistory = condenseHistory(messages, "S", 1)?.history as ApiMessage[];
     ledger.rebase();
     expect(ledger.willReturn(key, "result c3")).toEqual({ round: 1 });
+  });
+
+  it("keeps a superseded copy whole until the context must shrink, then shortens it (not one shorter than its note)", () => {
+    const long = "x".repeat(500);
+    const messages = history(3, 500);
+    const { store, ledger } = ledgerOver(messages);
+    // Round 1 reads the file at message 2, round 2 reads it again (changed) at message 4.
+    store.apiHistory = messages.slice(0, 3);
+    ledger.willReturn(key, long);
+    ledger.settle();
+    store.apiHistory = messages.slice(0, 5);
+    (store.apiHistory[4] as { content: { content: string }[] }).content[0]!.content = `${long}y`;
+    ledger.willReturn(key, `${long}y`);
+    ledger.settle();
+    expect(store.replaced).toEqual([]);
+    expect(ledger.shortenSuperseded()).toBe(1);
+    expect(store.replaced).toEqual([2]);
+    expect(JSON.stringify(store.apiHistory[2])).toContain(replacedReadNote("a.ts"));
+    // Nothing is left to shorten; a short copy (here: the three-line file) is never worth a note.
+    expect(ledger.shortenSuperseded()).toBe(0);
+    const small = history(3);
+    const other = ledgerOver(small);
+    other.store.apiHistory = small.slice(0, 3);
+    other.ledger.willReturn(key, "result c1");
+    other.ledger.settle();
+    other.store.apiHistory = small.slice(0, 5);
+    other.ledger.willReturn(key, "result c2");
+    other.ledger.settle();
+    expect(other.ledger.shortenSuperseded()).toBe(0);
+    expect(other.store.replaced).toEqual([]);
   });
 });

@@ -1,43 +1,41 @@
 /**
- * The editor's files as the model may see them: workspace-relative, each named once, and only
- * files the ignore guard lets through, judged where they really are (a link into an ignored
- * folder, or out of the workspace, is left out like its target).
+ * The editor's files as the model may see them: named as the model writes them (relative in the
+ * primary folder, `name/…` in another), each named once, and only files the ignore guard lets
+ * through, judged where they really are (a link into an ignored folder, or out of every workspace
+ * folder, is left out like its target).
  */
 import * as path from "node:path";
 import type { PathGuard } from "../ignore/path-guard";
-import { isWithin, realLocation, toSlashes } from "../util/real-paths";
+import { realLocation } from "../util/real-paths";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 
 export class EditorFiles {
-  private readonly realRoot: string;
-
   constructor(
-    private readonly root: string,
+    private readonly roots: WorkspaceRoots,
     private readonly guard: PathGuard,
-  ) {
-    this.realRoot = realOrUndefined(root) ?? root;
-  }
+  ) {}
 
-  /** The files that may be named, workspace-relative with forward slashes, in the given order. */
+  /** The files that may be named, as the model writes them, in the given order. */
   shown(files: readonly string[]): string[] {
     const out: string[] = [];
     const seen = new Set<string>();
     for (const file of files) {
-      const relative = this.relative(file);
-      if (relative === undefined || seen.has(relative)) continue;
-      seen.add(relative);
-      out.push(relative);
+      const named = this.named(file);
+      if (named === undefined || seen.has(named)) continue;
+      seen.add(named);
+      out.push(named);
     }
     return out;
   }
 
-  private relative(file: string): string | undefined {
-    const absolute = path.resolve(this.root, file);
+  private named(file: string): string | undefined {
+    const absolute = path.resolve(this.roots.primary.path, file);
     const real = realOrUndefined(absolute);
     // A path whose real place cannot be told (a link loop) is not named at all.
-    if (real === undefined || !isWithin(this.realRoot, real)) return undefined;
+    if (real === undefined || !this.roots.contains(real)) return undefined;
     if (this.guard.isIgnored(absolute) || this.guard.isIgnored(real)) return undefined;
-    const named = isWithin(this.root, absolute) ? path.relative(this.root, absolute) : path.relative(this.realRoot, real);
-    return named === "" ? undefined : toSlashes(named);
+    const named = this.roots.holding(absolute) ? this.roots.shown(absolute) : this.roots.shown(real);
+    return named === "." ? undefined : named;
   }
 }
 

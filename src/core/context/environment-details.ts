@@ -5,6 +5,8 @@
  * files. Plain formatting of facts gathered elsewhere (environment-in-loop.ts); an empty section
  * is left out, so a quiet round costs a few dozen tokens.
  */
+import { oneLineName } from "../util/one-line-name";
+import type { RootListing } from "./workspace-listing";
 
 export const ENVIRONMENT_DETAILS_TAG = "environment_details";
 
@@ -36,8 +38,8 @@ export interface EnvironmentFacts {
   readonly mode?: string;
   /** From the previous request's reported usage; absent on the first request. */
   readonly usage?: { readonly used: number; readonly window: number };
-  /** The workspace's bounded listing, first request only. */
-  readonly listing?: { readonly root: string; readonly text: string };
+  /** Each workspace folder's bounded listing (workspace-listing.ts), first request only. */
+  readonly listings?: readonly RootListing[];
 }
 
 /** At most this many open tabs are named; the rest are counted. */
@@ -45,14 +47,14 @@ export const TABS_SHOWN = 30;
 
 export function buildEnvironmentDetails(facts: EnvironmentFacts): string {
   const sections = [
-    section("Visible files", facts.visibleFiles.join("\n")),
+    section("Visible files", facts.visibleFiles.map((name) => oneLineName(name)).join("\n")),
     section("Other open tabs", namesWithin(facts.otherTabs, TABS_SHOWN)),
     section("Terminals", facts.terminals.map(describeTerminal).join("\n")),
     facts.backgroundNews ?? "",
     section("Current time", formatTime(facts.now, facts.timeZone)),
     section("Mode", facts.mode ?? ""),
     section("Context window", facts.usage ? formatUsage(facts.usage) : ""),
-    facts.listing ? section(`Workspace files (${facts.listing.root})`, facts.listing.text) : "",
+    ...(facts.listings ?? []).map((listing) => section(`Workspace files (${oneLineName(listing.root)})`, listing.text)),
   ].filter((s) => s !== "");
   return `<${ENVIRONMENT_DETAILS_TAG}>\n${sections.join("\n\n")}\n</${ENVIRONMENT_DETAILS_TAG}>`;
 }
@@ -67,20 +69,20 @@ function section(title: string, body: string): string {
 }
 
 function namesWithin(names: readonly string[], limit: number): string {
-  const shown = names.slice(0, limit).join("\n");
+  const shown = names.slice(0, limit).map((name) => oneLineName(name)).join("\n");
   return names.length > limit ? `${shown}\n(and ${names.length - limit} more)` : shown;
 }
 
 function describeTerminal(t: TerminalReport): string {
   const command = t.lastCommand ? ` \`${oneLine(t.lastCommand)}\`` : "";
-  const head = `## ${t.name}: ${t.busy ? `running${command}` : command ? `idle, last ran${command}` : "idle"}`;
+  const head = `## ${oneLineName(t.name)}: ${t.busy ? `running${command}` : command ? `idle, last ran${command}` : "idle"}`;
   if (t.alreadyShown) return `${head}\n(its new output is shown above)`;
   if (t.newOutput === "") return head;
   return `${head}\nNew output${t.cut ? " (the end of it)" : ""}:\n${t.newOutput}`;
 }
 
 function oneLine(command: string): string {
-  const line = command.replace(/\s*\n\s*/g, " ").trim();
+  const line = command.replace(/\s*[\r\n\u2028\u2029]\s*/g, " ").trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 

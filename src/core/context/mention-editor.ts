@@ -3,10 +3,9 @@
  * its terminals. Problems are one line each, grouped by file (workspace-relative; files the guard
  * ignores and files outside the workspace are left out). Both are bounded, and each cut says so.
  */
-import * as path from "node:path";
 import type { HostBridge, WorkspaceProblem } from "../../host/bridge";
 import type { PathGuard } from "../ignore/path-guard";
-import { isWithin, toSlashes } from "../util/real-paths";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 import { mentionBlock } from "./mention-block";
 import { notIncluded } from "./mention-files";
 
@@ -15,19 +14,19 @@ export const MAX_PROBLEMS = 200;
 export const MAX_TERMINAL_OUTPUT_BYTES = 16 * 1024;
 export const MAX_TERMINALS = 5;
 
-export function problemsBlock(host: HostBridge, cwd: string, guard: PathGuard): string {
+export function problemsBlock(host: HostBridge, roots: WorkspaceRoots, guard: PathGuard): string {
   if (!host.editor) return mentionBlock("problems", {}, notIncluded("this host has no editor that reports problems."));
   const byFile = new Map<string, WorkspaceProblem[]>();
   let total = 0;
   let hidden = 0;
   for (const problem of host.editor.problems()) {
-    if (!isWithin(cwd, problem.path) || guard.isIgnored(problem.path)) {
+    if (!roots.holding(problem.path) || guard.isIgnored(problem.path)) {
       hidden++;
       continue;
     }
     total++;
     if (total > MAX_PROBLEMS) continue;
-    const file = toSlashes(path.relative(cwd, problem.path));
+    const file = roots.shown(problem.path);
     byFile.set(file, [...(byFile.get(file) ?? []), problem]);
   }
   if (total === 0) return mentionBlock("problems", {}, hidden > 0 ? `No problems in the workspace's files (${hidden} in ignored or outside files left out).` : "No errors or warnings in the workspace.");

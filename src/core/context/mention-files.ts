@@ -13,9 +13,10 @@ import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
 import { mentionBlock } from "./mention-block";
 import { folderMentionBody } from "./mention-folder";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 
 export interface FileMentionDeps {
-  readonly cwd: string;
+  readonly roots: WorkspaceRoots;
   readonly guard: PathGuard;
   readonly signal: AbortSignal;
 }
@@ -24,7 +25,7 @@ export interface FileMentionDeps {
 export async function pathMentionBlock(relative: string, deps: FileMentionDeps): Promise<string> {
   let target: ResolvedToolPath;
   try {
-    target = await resolveToolPath(deps.cwd, relative);
+    target = await resolveToolPath(deps.roots, relative);
   } catch (error) {
     return mentionBlock("file_content", { path: relative }, notIncluded(errorText(error)));
   }

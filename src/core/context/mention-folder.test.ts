@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../ignore/ignore-controller";
 import { pathMentionBlock } from "./mention-files";
 import { FOLDER_FILE_MAX_BYTES, FOLDER_MAX_FILES, FOLDER_TOTAL_MAX_BYTES } from "./mention-folder";
+import { WorkspaceRoots } from "../util/workspace-roots";
 
 let root: string;
 let outside: string;
@@ -23,7 +24,7 @@ async function put(name: string, text: string | Buffer): Promise<void> {
 
 async function folderBlock(relative: string, signal = new AbortController().signal): Promise<string> {
   guard ??= await IgnoreController.create(root);
-  return pathMentionBlock(relative, { cwd: root, guard, signal });
+  return pathMentionBlock(relative, { roots: WorkspaceRoots.single(root), guard, signal });
 }
 
 beforeEach(async () => {

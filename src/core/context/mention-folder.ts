@@ -9,7 +9,6 @@
  * even listed.
  */
 import { stat } from "node:fs/promises";
-import * as path from "node:path";
 import { documentKind } from "../files/documents";
 import { ignoredRefusal } from "../files/ignored-path";
 import { formatListing, LIST_FILES_LIMIT } from "../files/listing";
@@ -19,8 +18,9 @@ import { ToolError } from "../files/tool-error";
 import { walkFolder } from "../files/walk";
 import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
-import { toSlashes } from "../util/real-paths";
+import { oneLineName } from "../util/one-line-name";
 import { mentionBlock } from "./mention-block";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 
 /** A file bigger than this is listed, not read: a folder mention is for the small files around a task. */
 export const FOLDER_FILE_MAX_BYTES = 32 * 1024;
@@ -30,7 +30,7 @@ export const FOLDER_TOTAL_MAX_BYTES = 128 * 1024;
 export const FOLDER_MAX_FILES = 30;
 
 export interface FolderMentionDeps {
-  readonly cwd: string;
+  readonly roots: WorkspaceRoots;
   readonly guard: PathGuard;
   readonly signal: AbortSignal;
 }
@@ -44,11 +44,13 @@ interface LeftOut {
 
 /** The body of `<folder_content>`: the listing, the files read, and a note naming what was left out. */
 export async function folderMentionBody(folder: ResolvedToolPath, deps: FolderMentionDeps): Promise<string> {
-  const walk = await walkFolder({ cwd: deps.cwd, start: folder.absolute, recursive: false, limit: LIST_FILES_LIMIT, guard: deps.guard, signal: deps.signal, omitVcs: true });
-  const parts = [formatListing(deps.cwd, walk)];
+  const walk = await walkFolder({ cwd: deps.roots.baseOf(folder.absolute), start: folder.absolute, recursive: false, limit: LIST_FILES_LIMIT, guard: deps.guard, signal: deps.signal, omitVcs: true });
+  const shown = (absolute: string) => deps.roots.shown(absolute);
+  const parts = [formatListing(shown, walk)];
+  // As shown, which resolves back to the same file (paths.ts).
   const files = walk.entries
     .filter((entry) => !entry.isFolder)
-    .map((entry) => toSlashes(path.relative(deps.cwd, entry.absolute)))
+    .map((entry) => shown(entry.absolute))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const leftOut: (LeftOut & { readonly path: string })[] = [];
   let bytes = 0;
@@ -80,7 +82,7 @@ const out = (why: string, detail?: string): Outcome => ({ kind: "left_out", left
 
 /** One file of the folder, read when it fits what is left of the budget. */
 async function readSmallFile(relative: string, deps: FolderMentionDeps, used: { bytes: number; read: number }): Promise<Outcome> {
-  const target = await resolveToolPath(deps.cwd, relative);
+  const target = await resolveToolPath(deps.roots, relative);
   if (target.outsideWorkspace) return out("links out of the workspace");
   if (ignoredRefusal(deps.guard, target)) return { kind: "hidden" };
   if (documentKind(target.real) !== undefined) return out("documents (PDF, Word, notebooks)");
@@ -102,7 +104,7 @@ async function readSmallFile(relative: string, deps: FolderMentionDeps, used: { 
 /** One line per reason, so a big folder's note stays short. */
 function leftOutNote(leftOut: readonly (LeftOut & { readonly path: string })[]): string {
   const byReason = new Map<string, string[]>();
-  for (const { path: p, why, detail } of leftOut) byReason.set(why, [...(byReason.get(why) ?? []), detail === undefined ? p : `${p} (${detail})`]);
+  for (const { path: p, why, detail } of leftOut) byReason.set(why, [...(byReason.get(why) ?? []), detail === undefined ? oneLineName(p) : `${oneLineName(p)} (${detail})`]);
   const lines = [...byReason].map(([why, paths]) => `- ${why}: ${paths.join(", ")}`);
   return `[Not read from this folder (mention a file on its own to read it):\n${lines.join("\n")}]`;
 }

@@ -4,6 +4,7 @@
  * ignores (secret files, .tandemignore) are left out of both, by name, before git is asked for
  * a diff: their content never leaves git. Diffs are bounded, and a cut says so.
  */
+import { devNull } from "node:os";
 import * as path from "node:path";
 import { simpleGit, type SimpleGit } from "simple-git";
 import type { PathGuard } from "../ignore/path-guard";
@@ -17,7 +18,16 @@ export const MAX_DIFF_BYTES = 100 * 1024;
 const MAX_FILES = 500;
 /** Git's empty tree: the base of a repository that has no commit yet. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-const DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-renames"];
+const DIFF_OPTIONS = ["--no-color", "--no-ext-diff", "--no-textconv", "--no-renames"];
+
+/**
+ * The repository's own settings must not make Tandem run a program: a command (or a planted
+ * `commondir`, `config.worktree`) may have set a file-system monitor, hooks, an external diff or a
+ * pager there, which git would run outside the sandbox. These win over any repository setting.
+ * simple-git refuses such settings unless allowed by name; these values only switch them off.
+ */
+const NO_PROGRAMS = ["core.fsmonitor=false", `core.hooksPath=${devNull}`, "diff.external=", "core.pager=cat"];
+const SWITCHING_OFF = { allowUnsafeFsMonitor: true, allowUnsafeHooksPath: true, allowUnsafeDiffExternal: true, allowUnsafePager: true } as const;
 
 export interface GitMentionDeps {
   readonly cwd: string;
@@ -72,7 +82,7 @@ export async function commitBlock(hash: string, deps: GitMentionDeps): Promise<s
 
 /** A repository the workspace is in, or why there is none. */
 async function openRepository(deps: GitMentionDeps): Promise<Repository | string> {
-  const git = simpleGit({ baseDir: deps.cwd, abort: deps.signal });
+  const git = simpleGit({ baseDir: deps.cwd, abort: deps.signal, config: NO_PROGRAMS, unsafe: SWITCHING_OFF });
   try {
     const top = (await git.raw(["rev-parse", "--show-toplevel"])).trim();
     return top ? { git, top } : "the workspace is not in a git repository.";

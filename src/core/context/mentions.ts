@@ -10,16 +10,17 @@ import type { HostBridge } from "../../host/bridge";
 import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
 import { mentionBlock } from "./mention-block";
-import { commitBlock, gitChangesBlock } from "./mention-git";
+import { commitBlock, gitChangesBlock, type GitMentionDeps } from "./mention-git";
 import { problemsBlock, terminalBlock } from "./mention-editor";
 import { notIncluded, pathMentionBlock } from "./mention-files";
 import { parseMentions, type Mention } from "../../shared/mention-syntax";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 
 /** All of one message's mentions together stay under this; later ones become a note. */
 export const MENTIONS_LIMIT_BYTES = 512 * 1024;
 
 export interface MentionDeps {
-  readonly cwd: string;
+  readonly roots: WorkspaceRoots;
   readonly guard: PathGuard;
   readonly host: HostBridge;
   readonly signal: AbortSignal;
@@ -74,16 +75,21 @@ export class MentionExpander {
       case "folder":
         return pathMentionBlock(mention.path, deps);
       case "problems":
-        return problemsBlock(deps.host, deps.cwd, deps.guard);
+        return problemsBlock(deps.host, deps.roots, deps.guard);
       case "terminal":
         return terminalBlock(deps.host);
       case "git-changes":
-        return gitChangesBlock(deps);
+        return gitChangesBlock(this.gitDeps());
       case "commit":
-        return commitBlock(mention.hash, deps);
+        return commitBlock(mention.hash, this.gitDeps());
       case "url":
         return this.fetch(mention.url);
     }
+  }
+
+  /** Git's mentions read the primary folder's repository. */
+  private gitDeps(): GitMentionDeps {
+    return { cwd: this.deps.roots.primary.path, guard: this.deps.guard, signal: this.deps.signal };
   }
 
   private async fetch(url: string): Promise<string> {

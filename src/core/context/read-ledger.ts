@@ -3,10 +3,13 @@
  *
  * read_file tells the ledger what it is about to return, by file (its real path) and range.
  * - The same range, same text, whose earlier copy is still in the history: read_file answers
- *   with a short note instead (`unchanged`).
+ *   with a short note instead (`unchanged`), and an edit's result shows only what it changed (`holds`).
  * - Otherwise the new text goes out in full; once it is in the history (`settle`, after the
- *   round's results were added) the earlier copy of that range is replaced by a short note, so
- *   only the newest stays. Reads of other ranges are left alone.
+ *   round's results were added) the earlier copy of that range is superseded. It stays as it was
+ *   while the context has room: an earlier message that changes moves the point where the
+ *   provider's prompt cache stops matching back to it, and everything after is paid for again.
+ *   When the conversation must shrink anyway (condensing, truncation), `shortenSuperseded`
+ *   replaces every superseded copy by a short note at once. Reads of other ranges are left alone.
  *
  * Each entry points at its block (the object itself and where it is), so checking that a copy
  * is still there costs O(1), and settling a round costs the blocks that round added. A history
@@ -56,6 +59,8 @@ export class ReadLedger {
   private readonly entries = new Map<string, Entry>();
   /** This round's full reads, by the text they return, until it reaches the history. */
   private pending = new Map<string, Pending>();
+  /** Earlier copies a newer read of the same range superseded, kept whole until the context must shrink. */
+  private superseded: Entry[] = [];
 
   constructor(
     private readonly history: LedgerHistory,
@@ -75,6 +80,12 @@ export class ReadLedger {
     return undefined;
   }
 
+  /** The round of the read whose identical copy is still in the history, without recording anything (an edit's result asks). */
+  holds(read: Omit<ReadKey, "shown">, text: string): { readonly round: number } | undefined {
+    const earlier = this.liveEntry(keyOf(read));
+    return earlier && earlier.digest === digestOf(text) ? { round: earlier.round } : undefined;
+  }
+
   /** The round's results are in the history's last message: record its reads and shorten the copies they supersede. */
   settle(): void {
     if (this.pending.size === 0) return;
@@ -88,9 +99,26 @@ export class ReadLedger {
       const read = pending.get(textOf(block) ?? "");
       if (!read) return;
       const earlier = this.liveEntry(read.key);
-      if (earlier) this.shorten(earlier, replacedReadNote(earlier.shown));
+      if (earlier) this.superseded.push(earlier);
       this.entries.set(read.key, { ...read, messageIndex, blockIndex, block });
     });
+  }
+
+  /**
+   * The context must shrink: every superseded copy still in the history becomes a short note, in
+   * one go (the cache breaks there anyway). A copy shorter than its note stays. Returns how many.
+   */
+  shortenSuperseded(): number {
+    const superseded = this.superseded;
+    this.superseded = [];
+    let shortened = 0;
+    for (const entry of superseded) {
+      const note = replacedReadNote(entry.shown);
+      if (!this.isLive(entry) || (textOf(entry.block)?.length ?? 0) <= note.length) continue;
+      this.shorten(entry, note);
+      shortened += 1;
+    }
+    return shortened;
   }
 
   /**
@@ -107,17 +135,25 @@ export class ReadLedger {
       if (now) this.entries.set(key, { ...entry, ...now });
       else this.entries.delete(key);
     }
+    this.superseded = this.superseded.flatMap((entry) => {
+      const now = where.get(entry.block);
+      return now ? [{ ...entry, ...now }] : [];
+    });
   }
 
   /** The entry for `key` if its block is still where it was; a moved or dropped one is forgotten. */
   private liveEntry(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    const message = this.history.apiHistory[entry.messageIndex];
-    const there = message && typeof message.content !== "string" ? message.content[entry.blockIndex] : undefined;
-    if (there === entry.block) return entry;
+    if (this.isLive(entry)) return entry;
     this.entries.delete(key);
     return undefined;
+  }
+
+  private isLive(entry: Entry): boolean {
+    const message = this.history.apiHistory[entry.messageIndex];
+    const there = message && typeof message.content !== "string" ? message.content[entry.blockIndex] : undefined;
+    return there === entry.block;
   }
 
   /** Replaces an earlier copy's text with a note. The other blocks keep their identity, so their entries stay valid. */
@@ -131,7 +167,7 @@ export class ReadLedger {
   }
 }
 
-function keyOf(read: ReadKey): string {
+function keyOf(read: Omit<ReadKey, "shown">): string {
   return `${read.start}:${read.end}:${read.file}`;
 }
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IgnoreController } from "../ignore/ignore-controller";
 import { RulesReader, RULES_LIMIT_BYTES, rulesForPrompt, type RulesInput } from "./rules";
+import { nameRoots } from "../util/workspace-roots";
 
 let root: string;
 let guard: IgnoreController;
@@ -24,7 +25,7 @@ afterEach(async () => {
 
 async function input(extra: Partial<RulesInput> = {}): Promise<RulesInput> {
   guard = await IgnoreController.create(root);
-  return { roots: [root], guard, toggles: {}, customInstructions: "", ...extra };
+  return { roots: nameRoots([{ path: root }]), guard, toggles: {}, customInstructions: "", ...extra };
 }
 
 describe("RulesReader", () => {
@@ -60,8 +61,10 @@ describe("RulesReader", () => {
     await mkdir(second);
     await writeFile(join(root, "AGENTS.md"), "ONE");
     await writeFile(join(second, "AGENTS.md"), "TWO");
-    const rules = await new RulesReader().read(await input({ roots: [root, second] }));
+    const rules = await new RulesReader().read(await input({ roots: nameRoots([{ path: root }, { path: second }]) }));
     expect(rulesForPrompt(rules)).toContain(`# second/AGENTS.md\n\nTWO`);
+    // The primary folder's are named plainly, as the model writes its paths: a second folder leaves their toggles alone.
+    expect(rulesForPrompt(rules)).toContain(`# AGENTS.md\n\nONE`);
   });
 
   it("serves an unchanged rules set from the stat cache, and sees a change of the same size", async () => {

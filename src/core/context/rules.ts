@@ -3,7 +3,7 @@
  * reads the rules files). Sources, in this fixed order (general first, so the workspace's own
  * rules come later and weigh more):
  *   1. the global rules folder (`<Tandem storage>/rules/`), its .md/.txt files in name order;
- *   2. for each workspace root: `.tandemrules`, `.clinerules`, `AGENTS.md`, `.cursorrules`,
+ *   2. for each workspace folder (the primary first): `.tandemrules`, `.clinerules`, `AGENTS.md`, `.cursorrules`,
  *      `.cursor/rules/`, `.windsurfrules` — each a file, or (the first two, and `.cursor/rules`) a
  *      folder whose .md/.txt (Cursor: .mdc) files are read in name order; subfolders (workflows/,
  *      hooks/) belong to other features and are skipped.
@@ -18,6 +18,7 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import * as path from "node:path";
+import type { WorkspaceRoot } from "../../host/bridge";
 import type { RuleFileView } from "../../shared/protocol";
 import type { PathGuard } from "../ignore/path-guard";
 import { isWithin } from "../util/real-paths";
@@ -40,8 +41,8 @@ const WORKSPACE_SOURCES: readonly { readonly name: string; readonly file: boolea
 ];
 
 export interface RulesInput {
-  /** The workspace folders; the first is the task's working directory. */
-  readonly roots: readonly string[];
+  /** The workspace folders; the first is the primary (its files are named plainly, the others' `name/…`). */
+  readonly roots: readonly WorkspaceRoot[];
   /** `<Tandem storage>/rules/`; none: no global rules. */
   readonly globalFolder?: string;
   readonly guard: PathGuard;
@@ -53,7 +54,7 @@ export interface RulesInput {
   readonly limitBytes?: number;
 }
 
-/** A rules file that was found (loaded, switched off, or cut by the limit). `name`: workspace-relative, or `global/…`. */
+/** A rules file that was found (loaded, switched off, or cut by the limit). `name`: as the model writes its path (`AGENTS.md`, `backend/AGENTS.md`), or `global/…`. */
 export type RuleFile = RuleFileView;
 
 export interface LoadedRules {
@@ -120,9 +121,9 @@ export class RulesReader {
       const names = await this.folderEntries(input.globalFolder, TEXT_EXTENSIONS, warnings, "global rules folder");
       out.push(...names.map((name) => ({ name: `global/${name}`, absolute: path.join(input.globalFolder!, name), root: input.globalFolder! })));
     }
-    const many = input.roots.length > 1;
-    for (const root of input.roots) {
-      const prefix = many ? `${path.basename(root)}/` : "";
+    for (const [index, { name: rootName, path: root }] of input.roots.entries()) {
+      // Named as the model writes paths: the primary folder's plainly, another's under its name.
+      const prefix = index === 0 ? "" : `${rootName}/`;
       for (const source of WORKSPACE_SOURCES) {
         const absolute = path.join(root, source.name);
         const stats = await statOrUndefined(absolute);

@@ -1,16 +1,16 @@
 /**
  * The files and folders the panel's @-menu offers: a fuzzy match of what follows the `@` against
- * an index of the workspace. The index is one walk of the workspace with list_files' walker
+ * an index of the workspace. The index is one walk of each workspace folder with list_files' walker
  * (.gitignore, .tandemignore/.clineignore and secret files left out; VCS data such as .git/
  * left out altogether; dependency folders listed but not walked into), bounded to MAX_INDEXED entries. It is kept between keystrokes: a
  * search answers from it at once, and one older than STALE_MS is rebuilt in the background for
- * the next search (a new guard, e.g. after "allow secret files" changed, rebuilds it first).
+ * the next search (a new guard, e.g. after "allow secret files" changed, or a new set of folders
+ * rebuilds it first). Paths are as the model writes them: `name/…` in a folder other than the primary.
  */
-import * as path from "node:path";
 import type { WorkspaceEntryView } from "../../shared/protocol";
 import type { PathGuard } from "../ignore/path-guard";
 import { walkFolder } from "../files/walk";
-import { toSlashes } from "../util/real-paths";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 
 export const MAX_INDEXED = 20_000;
 export const MAX_RESULTS = 50;
@@ -18,6 +18,7 @@ export const STALE_MS = 5_000;
 
 interface Index {
   readonly guard: PathGuard;
+  readonly roots: string;
   readonly builtAt: number;
   readonly entries: readonly IndexedEntry[];
 }
@@ -30,7 +31,8 @@ interface IndexedEntry extends WorkspaceEntryView {
 }
 
 export interface WorkspaceSearchOptions {
-  readonly root: string;
+  /** The workspace's folders as they are now. */
+  roots(): WorkspaceRoots;
   /** The guard as it is now (it changes when the secret-files setting does). */
   guard(): Promise<PathGuard>;
   readonly now?: () => number;
@@ -54,31 +56,40 @@ export class WorkspaceSearch {
 
   private async current(): Promise<Index> {
     const guard = await this.options.guard();
+    const roots = this.options.roots();
     const index = this.index;
-    if (!index || index.guard !== guard) return this.rebuild(guard);
+    if (!index || index.guard !== guard || index.roots !== roots.key) return this.rebuild(guard, roots);
     const now = this.options.now?.() ?? Date.now();
     // Stale: this search answers from it, the next from a fresh walk.
-    if (now - index.builtAt > (this.options.staleMs ?? STALE_MS)) void this.rebuild(guard).catch(() => undefined);
+    if (now - index.builtAt > (this.options.staleMs ?? STALE_MS)) void this.rebuild(guard, roots).catch(() => undefined);
     return index;
   }
 
-  private rebuild(guard: PathGuard): Promise<Index> {
-    this.building ??= this.walk(guard).finally(() => (this.building = undefined));
+  private rebuild(guard: PathGuard, roots: WorkspaceRoots): Promise<Index> {
+    this.building ??= this.walk(guard, roots).finally(() => (this.building = undefined));
     return this.building;
   }
 
-  private async walk(guard: PathGuard): Promise<Index> {
+  private async walk(guard: PathGuard, roots: WorkspaceRoots): Promise<Index> {
     this.walks++;
-    const { root } = this.options;
-    const result = await walkFolder({ cwd: root, start: root, recursive: true, limit: this.options.maxIndexed ?? MAX_INDEXED, guard, signal: new AbortController().signal, omitVcs: true });
-    const entries = result.entries.map(({ absolute, isFolder }) => {
-      const relative = toSlashes(path.relative(root, absolute));
-      const key = relative.toLowerCase();
-      return { path: relative, isFolder, key, nameStart: key.lastIndexOf("/") + 1 };
-    });
-    this.index = { guard, builtAt: this.options.now?.() ?? Date.now(), entries };
+    const entries: IndexedEntry[] = [];
+    let left = this.options.maxIndexed ?? MAX_INDEXED;
+    for (const root of roots.list) {
+      // A folder other than the primary is offered itself, by its name.
+      if (root !== roots.primary) entries.push(indexed(roots.shown(root.path), true));
+      const result = await walkFolder({ cwd: root.path, start: root.path, recursive: true, limit: left, guard, signal: new AbortController().signal, omitVcs: true });
+      for (const { absolute, isFolder } of result.entries) entries.push(indexed(roots.shown(absolute), isFolder));
+      left -= result.entries.length;
+      if (left <= 0) break;
+    }
+    this.index = { guard, roots: roots.key, builtAt: this.options.now?.() ?? Date.now(), entries };
     return this.index;
   }
+}
+
+function indexed(shown: string, isFolder: boolean): IndexedEntry {
+  const key = shown.toLowerCase();
+  return { path: shown, isFolder, key, nameStart: key.lastIndexOf("/") + 1 };
 }
 
 /** The best `limit` matches; an empty query lists the shallowest entries first. */

@@ -4,6 +4,7 @@
 import type { ApiMessage } from "../../api/types";
 import type { ChatMessage, CheckpointInfo, RemovedRequests } from "../../shared/messages";
 import { removedRequests } from "../../shared/usage";
+import { conversationUpTo } from "./message-edit";
 import type { RestoredFiles } from "../../shared/checkpoints";
 
 export { RESTORE_SCOPES, type CheckpointChange, type RestoreScope } from "../../shared/checkpoints";
@@ -30,7 +31,9 @@ export function rewound(saved: { chat: readonly ChatMessage[]; api: readonly Api
   const spent = removedRequests(removed);
   const first = removed[0];
   if (spent && first) chat.push({ type: "say", say: "checkpoint_restored", ts: first.ts, text: describeRemoved(spent), removedRequests: spent });
-  return { chat, api: saved.api.slice(0, checkpoint.apiMessages) };
+  // The round's results as the next request sent them: words merged into them later (a reply to a resumed task) are not kept.
+  const sent = removed.find((row) => row.type === "say" && row.say === "api_req_started" && row.apiRequest?.sent?.messages === checkpoint.apiMessages)?.apiRequest?.sent;
+  return { chat, api: sent ? conversationUpTo(saved.api, sent) : saved.api.slice(0, checkpoint.apiMessages) };
 }
 
 /** The restore row's sentence (the CLI prints it; the panel words its own). */

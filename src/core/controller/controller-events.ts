@@ -1,9 +1,10 @@
 /**
  * What the Controller tells whoever listens (the panel's session, the CLI, a test), as typed
  * events each listener subscribes to on its own: the task shown, its chat, its open question, a
- * task's end, the History index and the Plan/Act mode.
+ * task's end, the History index, the Plan/Act mode and what the person's attention is wanted for.
  */
 import type { ChatMessage } from "../../shared/messages";
+import type { Notice } from "../../shared/notice";
 import type { HistoryItem, OpenQuestion, TaskSummary } from "../../shared/protocol";
 import type { AgentMode } from "../../shared/settings";
 import type { TaskOutcome } from "../task";
@@ -25,6 +26,7 @@ export class ControllerEvents {
   private readonly question: Emitter<OpenQuestion | undefined>;
   private readonly historyItem: Emitter<HistoryItem>;
   private readonly mode: Emitter<AgentMode>;
+  private readonly attention: Emitter<Notice>;
 
   /** `report`: a listener that throws is reported, and the others still hear the event. */
   constructor(report: (error: unknown) => void) {
@@ -34,6 +36,7 @@ export class ControllerEvents {
     this.question = new Emitter(report);
     this.historyItem = new Emitter(report);
     this.mode = new Emitter(report);
+    this.attention = new Emitter(report);
   }
 
   /** A task began (its messages follow) or the chat was cleared (undefined). */
@@ -59,6 +62,11 @@ export class ControllerEvents {
     return this.mode.event;
   }
 
+  /** A task notifies: a question waits for the person, or its work ended (once each; the host decides how to show it). */
+  get onDidNeedAttention(): Event<Notice> {
+    return this.attention.event;
+  }
+
   taskChanged(task: TaskSummary | undefined): void {
     this.task.fire(task);
   }
@@ -73,6 +81,10 @@ export class ControllerEvents {
 
   modeChanged(mode: AgentMode): void {
     this.mode.fire(mode);
+  }
+
+  attentionNeeded(notice: Notice): void {
+    this.attention.fire(notice);
   }
 
   /** A task's chat as events; `follow` hears each added or updated message after the listeners (the History index). */
@@ -93,6 +105,6 @@ export class ControllerEvents {
   }
 
   dispose(): void {
-    for (const emitter of [this.task, this.finished, this.chat, this.question, this.historyItem, this.mode]) emitter.dispose();
+    for (const emitter of [this.task, this.finished, this.chat, this.question, this.historyItem, this.mode, this.attention]) emitter.dispose();
   }
 }

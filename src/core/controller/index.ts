@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ApiConfiguration } from "../../api";
-import type { ApiHandler } from "../../api/types";
+import type { ApiHandler, ApiMessage } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { RestoredFiles } from "../../shared/checkpoints";
 import type { AskResponse, ChatMessage } from "../../shared/messages";
@@ -10,12 +10,12 @@ import { AGENT_MODES, type AgentMode, type AgentSettings } from "../../shared/se
 import type { CheckpointRepository } from "../checkpoints/types";
 import type { LoadedRules } from "../context/rules";
 import { WorkspaceHooks, type HooksOptions } from "../hooks";
-import type { IgnoreController } from "../ignore/ignore-controller";
 import type { PathGuard } from "../ignore/path-guard";
 import type { McpHub } from "../mcp";
 import { FocusChain } from "../participants/focus-chain/focus-chain";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { SlashCommands } from "../slash";
+import type { TaskDigests } from "../history/task-digests";
 import type { TaskHistory } from "../storage/task-history";
 import { TaskStorage } from "../storage/task-storage";
 import type { Task, TaskOutcome } from "../task";
@@ -26,12 +26,15 @@ import type { AbortReason } from "../task/task-state";
 import { TOOLS } from "../task/tools/registry";
 import type { ToolDefinition } from "../task/tools/types";
 import { errorText } from "../util/error-text";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 import { checkpointOf, rewound, type CheckpointChange, type CheckpointService, type RestoreScope } from "./checkpoints";
 import { ControllerEvents } from "./controller-events";
 import { HistoryFollower, statusOf } from "./history-follower";
+import { editPoint } from "./message-edit";
 import { ModeApiHandler } from "./mode-api";
 import type { SettingsSource } from "./settings-source";
 import { acceptShownResult, type LastAnswer } from "./shown-result";
+import { apiKeySecret, environmentSecrets } from "../secrets/known-secrets";
 import { assembleTask, type ParticipantFactory } from "./task-assembly";
 import { WorkspaceContext } from "./workspace-context";
 
@@ -55,6 +58,8 @@ export interface ControllerOptions {
   storageRoot?: string;
   /** The saved-task index (needs storageRoot). */
   history?: TaskHistory;
+  /** The saved tasks' searchable digests, made as each task runs (needs history). */
+  digests?: TaskDigests;
   tools?: Readonly<Record<string, ToolDefinition>>;
   retry?: Partial<RetryOptions>;
   /** The workspace's checkpoint store; none runs tasks without checkpoints. */
@@ -74,8 +79,8 @@ export interface ControllerOptions {
    * false reads none (the CLI's --no-rules). The custom instructions setting applies either way.
    */
   rules?: { readonly globalFolder?: string; readonly files?: boolean };
-  /** The workflows (core/slash): `globalFolder` is `<Tandem storage>/workflows/`; the workspace's are always read. */
-  workflows?: { readonly globalFolder?: string };
+  /** The workflows (core/slash): `globalFolder` is `<Tandem storage>/workflows/`; the workspace's are read unless `workspace` says no. */
+  workflows?: { readonly globalFolder?: string; readonly workspace?: () => boolean };
   /** The hooks (core/hooks): the global folder (`<Tandem storage>/hooks/`) and how a workspace's are trusted. */
   hooks?: HooksOptions;
   partialUpdateIntervalMs?: number;
@@ -107,8 +112,14 @@ export class Controller {
   constructor(private readonly options: ControllerOptions) {
     this.events = new ControllerEvents((error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`));
     this.hooks = new WorkspaceHooks(options.hooks);
-    this.workspace = new WorkspaceContext({ root: options.host.workspace.root, settings: () => this.getSettings(), rules: options.rules, workflows: options.workflows });
-    this.historyFollower = new HistoryFollower(options.history, (item) => this.events.historyItemChanged(item), options.host.workspace.root);
+    this.workspace = new WorkspaceContext({ roots: () => options.host.workspace.roots, settings: () => this.getSettings(), rules: options.rules, workflows: options.workflows });
+    this.historyFollower = new HistoryFollower({
+      history: options.history,
+      digests: options.digests,
+      changed: (item) => this.events.historyItemChanged(item),
+      // History's "this workspace" is the primary folder's.
+      workspace: this.workspace.roots().primary.path,
+    });
   }
 
   get currentTask(): Task | undefined {
@@ -160,21 +171,56 @@ export class Controller {
    * a new task; any other asks the person whether to resume.
    */
   async resumeTask(taskId: string, options: { mode?: AgentMode } = {}): Promise<Task> {
-    const root = this.options.storageRoot;
-    if (!root) throw new Error("Tasks are not saved in this session, so none can be resumed.");
     await this.clearTask();
-    const storage = new TaskStorage(root, taskId);
-    const saved = { chat: await storage.loadChatMessages(), api: await storage.loadApiHistory() };
-    if (saved.chat.length === 0) throw new Error(`No saved task ${taskId} was found.`);
+    const { saved, savedMode } = await this.loadSaved(taskId);
     const item = await this.options.history?.get(taskId);
     const status = item?.status;
-    const savedMode = await this.savedMode(storage);
     // The conversation ran in its saved mode; a mode asked for now is a switch the model is told of.
     const task = await this.createTask(taskId, { current: options.mode ?? savedMode ?? this.mode, told: savedMode });
     const completed = status === "completed";
     // Until it ends, it keeps the status it was saved with.
     const first = { text: saved.chat[0]?.text ?? "", shown: saved.chat, status: status ?? "interrupted", startedAt: item?.startedAt };
     return this.run(task, () => task.resumeTask(saved, { completed }), first);
+  }
+
+  /** A saved task's chat, conversation and mode. */
+  private async loadSaved(taskId: string): Promise<{ saved: { chat: ChatMessage[]; api: ApiMessage[] }; savedMode: AgentMode | undefined }> {
+    const root = this.options.storageRoot;
+    if (!root) throw new Error("Tasks are not saved in this session, so none can be resumed.");
+    const storage = new TaskStorage(root, taskId);
+    const saved = { chat: await storage.loadChatMessages(), api: await storage.loadApiHistory() };
+    if (saved.chat.length === 0) throw new Error(`No saved task ${taskId} was found.`);
+    return { saved, savedMode: await this.savedMode(storage) };
+  }
+
+  /**
+   * The person edited one of their messages (row `ts` of task `taskId`: the open task, or a saved
+   * one): the task goes back to where the conversation stood when it was said (message-edit.ts),
+   * its files too when `restoreFiles`, and goes on from the edited text. Like a restore, not while
+   * the open task is in the middle of a round.
+   */
+  async editMessage(taskId: string, ts: number, edit: { text: string; images: readonly string[]; restoreFiles: boolean }): Promise<RestoredFiles | undefined> {
+    if (!edit.text.trim() && edit.images.length === 0) throw new Error("The edited message is empty: write something, or cancel the edit.");
+    const open = this.task?.taskId === taskId ? this.task : undefined;
+    if (open && !open.isFinished && !open.openQuestion) throw new Error("The task is still working: wait until it asks or stops (or cancel it), then edit.");
+    const { saved, savedMode } = open ? { saved: { chat: open.messages.chatMessages, api: open.messages.apiHistory }, savedMode: open.scope.mode.current } : await this.loadSaved(taskId);
+    const point = editPoint(saved, ts);
+    let files: RestoredFiles | undefined;
+    if (edit.restoreFiles) {
+      const service = this.options.checkpoints;
+      if (!service || !point.filesAt) throw new Error("This task has no checkpoint of its files at that message, so they cannot go back: edit without putting the files back.");
+      files = await (await service.forTask(taskId)).restoreFiles(point.filesAt);
+    }
+    const first = saved.chat[0];
+    // The edited first message keeps its row; its checkpoint mark only if the files are as it marks.
+    const chat = point.first && first ? [{ ...first, text: edit.text, images: [...edit.images], checkpoint: edit.restoreFiles ? first.checkpoint : undefined }] : point.chat;
+    if (point.spent) chat.push(point.spent);
+    const startedAt = (await this.options.history?.get(taskId))?.startedAt;
+    await this.clearTask();
+    const task = await this.createTask(taskId, { current: savedMode ?? this.mode });
+    const edited = { text: edit.text, images: edit.images, first: point.first, filesRestored: edit.restoreFiles, laterChanges: point.laterChanges };
+    this.run(task, () => task.resumeTask({ chat, api: point.api }, { edited }), { text: chat[0]?.text ?? edit.text, shown: chat, status: "running", startedAt });
+    return files;
   }
 
   /** A task's saved mode; a damaged record is told to the person, and the task opens in the current mode. */
@@ -230,13 +276,17 @@ export class Controller {
     // Plan-mode requests go to the planModeModelId model when one is set, its client made on the first of them.
     const api = new ModeApiHandler(actApi, () => mode.current, () => {
       const planModel = this.getSettings().planModeModelId.trim();
-      return planModel && planModel !== configuration.modelId ? options.createApiHandler({ ...configuration, modelId: planModel, streamIdleTimeoutMs }) : undefined;
+      if (!planModel || planModel === configuration.modelId) return undefined;
+      // What a server's list says of the Plan model, not the Act model's facts.
+      const planApi = async () => options.createApiHandler({ ...configuration, modelId: planModel, listedModel: await options.settings.listedModel?.(planModel), streamIdleTimeoutMs });
+      return planApi();
     });
     const guard = await this.workspace.guard();
     // The first task may start while the sandbox is still being checked: its commands wait for that anyway.
     const sandboxStatus = await options.sandbox?.ready();
     const environment = options.environment ?? { os: process.platform, shell: process.env.SHELL ?? "sh" };
-    const prompt: PromptFacts = { cwd: options.host.workspace.root, ...environment, ...sandboxPrompt(sandboxStatus) };
+    const roots = this.workspace.roots();
+    const prompt: PromptFacts = { cwd: roots.primary.path, ...(roots.many ? { otherRoots: roots.list.slice(1) } : {}), ...environment, ...sandboxPrompt(sandboxStatus) };
     return assembleTask({
       taskId,
       api,
@@ -257,6 +307,8 @@ export class Controller {
       checkpoints: this.taskCheckpoints(taskId),
       retry: options.retry,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
+      knownSecrets: [...environmentSecrets(), ...apiKeySecret(configuration.apiKey, configuration.provider)],
+      attention: (notice) => this.events.attentionNeeded(notice),
     }, options.participants);
   }
 
@@ -371,8 +423,13 @@ export class Controller {
     return this.workspace.slashCommands(guard, this.options.mcp);
   }
 
+  /** The workspace's folders as they are now (the next task's). */
+  workspaceRoots(): WorkspaceRoots {
+    return this.workspace.roots();
+  }
+
   /** The guard tools are judged by now, for what the panel offers (the @-menu's files). */
-  workspaceGuard(): Promise<IgnoreController> {
+  workspaceGuard(): Promise<PathGuard> {
     return this.workspace.guard();
   }
 

@@ -29,6 +29,10 @@ export class ModeApiHandler implements ApiHandler {
     return (this.mode() === "plan" ? this.plan : undefined)?.getModel() ?? this.act.getModel();
   }
 
+  get writesPromptCache(): boolean | undefined {
+    return ((this.mode() === "plan" ? this.plan : undefined) ?? this.act).writesPromptCache;
+  }
+
   abort(): void {
     this.act.abort();
     this.plan?.abort();

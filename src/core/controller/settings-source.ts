@@ -4,6 +4,7 @@
  * from the command palette) is seen at the next decision without anyone forwarding it.
  */
 import type { ApiConfiguration } from "../../api/config";
+import type { ModelInfo } from "../../api/types";
 import type { ApiSettings } from "../../shared/protocol";
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from "../../shared/settings";
 import type { SecretStore, SettingsStore } from "./stores";
@@ -13,6 +14,8 @@ export interface SettingsSource {
   agentSettings(): AgentSettings;
   /** Read when a task starts: a running task keeps the client it started with. */
   apiConfiguration(): Promise<ApiConfiguration>;
+  /** What the provider's model list says of another model of the same provider (the Plan-mode model). */
+  listedModel?(modelId: string): Promise<Partial<ModelInfo> | undefined>;
 }
 
 /** Settings that never change during the run: the CLI's flags, a test's options. */
@@ -21,14 +24,23 @@ export function fixedSettings(api: ApiConfiguration, agent: Partial<AgentSetting
   return { agentSettings: () => settings, apiConfiguration: async () => api };
 }
 
-/** The editor's settings and its secret storage, read as they are now. */
-export function storedSettings(settings: SettingsStore, secrets: SecretStore): SettingsSource {
+/**
+ * The editor's settings and its secret storage, read as they are now; `listed` tells what the
+ * provider's model list says of the chosen model (src/core/controller/provider-models.ts).
+ */
+export function storedSettings(
+  settings: SettingsStore,
+  secrets: SecretStore,
+  listed?: (api: ApiSettings) => Promise<Partial<ModelInfo> | undefined>,
+): SettingsSource {
   return {
     agentSettings: () => settings.getAgentSettings(),
     apiConfiguration: async () => {
       const api = settings.getApiSettings();
-      return apiConfigurationOf(api, await secrets.getApiKey(api.provider));
+      const listedModel = await listed?.(api);
+      return { ...apiConfigurationOf(api, await secrets.getApiKey(api.provider)), ...(listedModel ? { listedModel } : {}) };
     },
+    listedModel: async (modelId) => listed?.({ ...settings.getApiSettings(), modelId }),
   };
 }
 
@@ -42,5 +54,9 @@ function apiConfigurationOf(api: ApiSettings, apiKey: string | undefined): ApiCo
     thinkingBudgetTokens: api.thinkingBudgetTokens || undefined,
     contextWindowOverride: api.contextWindowOverride || undefined,
     openAiApi: api.openAiApi === "auto" ? undefined : api.openAiApi,
+    awsRegion: api.awsRegion?.trim() || undefined,
+    awsProfile: api.awsProfile?.trim() || undefined,
+    vertexProjectId: api.vertexProjectId?.trim() || undefined,
+    vertexRegion: api.vertexRegion?.trim() || undefined,
   };
 }

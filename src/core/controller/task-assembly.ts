@@ -4,8 +4,10 @@
  * that says what a request carries and who hears each call), and the Task that drives them. A
  * new capability is its own folder under core/participants/ plus one line in the array.
  */
+import { homedir } from "node:os";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
+import type { Notice } from "../../shared/notice";
 import type { AgentSettings } from "../../shared/settings";
 import type { CheckpointRepository } from "../checkpoints/types";
 import type { LoadedRules } from "../context/rules";
@@ -17,11 +19,18 @@ import { ContextWindow } from "../participants/context-window/context-window";
 import { EnvironmentDetails } from "../participants/environment/environment";
 import { FocusChain } from "../participants/focus-chain/focus-chain";
 import { HooksInLoop } from "../participants/hooks/hooks";
+import { TaskLedgerKeeper } from "../participants/ledger/ledger";
 import { McpInLoop } from "../participants/mcp/mcp";
+import { Notifications } from "../participants/notifications/notifications";
 import { MistakeLimit } from "../participants/mistake-limit/mistake-limit";
+import { SpendLimit } from "../participants/spend-limit/spend-limit";
 import { PlanActMode } from "../participants/mode/mode";
 import { PersonText } from "../participants/person-text/person-text";
 import { RulesInLoop } from "../participants/rules/rules";
+import { SandboxInLoop } from "../participants/sandbox/sandbox";
+import { SecretsKeptOut } from "../participants/secrets/secrets";
+import type { KnownSecret } from "../secrets/known-secrets";
+import { SecretFiles } from "../secrets/secret-files";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { SlashCommands } from "../slash";
 import type { TaskStorage } from "../storage/task-storage";
@@ -59,6 +68,10 @@ export interface TaskKit {
   readonly checkpoints?: () => Promise<CheckpointRepository | undefined>;
   readonly retry?: Partial<RetryOptions>;
   readonly partialUpdateIntervalMs?: number;
+  /** Secrets known when the task is made (the environment's credentials, the API key): never sent to the model. */
+  readonly knownSecrets?: readonly KnownSecret[];
+  /** Where the task's notifications go (the Controller's event); none: only the Notification hooks hear them. */
+  readonly attention?: (notice: Notice) => void;
 }
 
 /** Makes a task's participant from its scope and what the Controller provides; undefined: it does not join this task. */
@@ -66,17 +79,25 @@ export type ParticipantFactory = (scope: TaskScope, kit: TaskKit) => TaskPartici
 
 /** The participants of every task, in the order they join each moment (participant.ts). */
 export const PARTICIPANTS: readonly ParticipantFactory[] = [
+  (scope) => new SandboxInLoop(scope.commands),
   (scope) => new MistakeLimit(scope),
+  (scope) => new SpendLimit(scope),
   (scope, kit) => new PersonText(scope, kit.slash),
   (scope) => new ContextWindow(scope),
   (scope) => new FocusChain(scope),
   (scope, kit) => (kit.mcp && offersMcp(kit) ? new McpInLoop(scope, kit.mcp, Object.keys(kit.tools), kit.mcpConnectWaitMs) : undefined),
   (scope) => new PlanActMode(scope),
-  (scope, kit) => new HooksInLoop(kit.hooks.forTask({ taskId: scope.taskId, roots: [scope.root], settings: () => scope.settings(), commands: scope.commands, say: (kind, text, extra) => scope.say(kind, text, extra) })),
+  (scope, kit) => new HooksInLoop(kit.hooks.forTask({ taskId: scope.taskId, roots: scope.roots.paths, settings: () => scope.settings(), commands: scope.commands, say: (kind, text, extra) => scope.say(kind, text, extra) })),
+  // After the hooks: a task they stop at its beginning never began its work, so it has nothing to notify.
+  (scope, kit) => new Notifications(scope, kit.attention ?? (() => {})),
   (scope, kit) => kit.checkpoints && new TaskCheckpoints(scope, kit.checkpoints),
   (scope, kit) => new RulesInLoop(scope, kit.rules),
-  // Last: the environment details end every request and name what the others added.
+  // Hears how every call ended; with the result, shows what the task touched.
+  (scope) => new TaskLedgerKeeper(scope),
+  // The environment details end every request and name what the others added.
   (scope) => new EnvironmentDetails(scope),
+  // After all that adds to a request: it scrubs what the request carries.
+  (scope, kit) => new SecretsKeptOut(scope, kit.knownSecrets ?? [], new SecretFiles(scope.roots, process.env.HOME || homedir())),
 ];
 
 /** One task, assembled: its scope, then each participant, then the Task. */

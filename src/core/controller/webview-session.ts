@@ -2,16 +2,22 @@ import type { ApiConfiguration } from "../../api/config";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
 import type { FromWebviewMessage, PanelView, QuestionAnswer, TaskSummary, ToWebviewMessage, WebviewSettings } from "../../shared/protocol";
-import { needsApiKey, webviewSettings } from "./webview-settings";
+import { hasModel, missingFields, needsApiKey, webviewSettings } from "./webview-settings";
+import { ProviderModels, type HostModelLister } from "./provider-models";
+import { testConnection, type ConnectionResult } from "./connection-test";
+import { memoryProviderMemory, withProviderSwitch, type ProviderMemory } from "./provider-switch";
+import type { ModelListStore } from "../../api/model-list-cache";
 import { globalHooksFolder, globalRulesFolder, globalWorkflowsFolder } from "../storage/paths";
 import { TaskHistory } from "../storage/task-history";
+import { TaskDigests } from "../history/task-digests";
+import { HistoryPanel, isHistoryMessage } from "./history-panel";
 import { responseTo } from "../task/question-answers";
 import { Controller, type ChatChange } from "./index";
 import type { DisposableLike } from "../util/disposable";
 import type { SecretStore, SettingsStore } from "./stores";
 import { errorText } from "../util/error-text";
 import { StreamDeltas } from "./stream-deltas";
-import { storedSettings } from "./settings-source";
+import { storedSettings, type SettingsSource } from "./settings-source";
 import { describeRestore, RESTORE_SCOPES, type CheckpointService, type RestoreScope } from "./checkpoints";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
@@ -28,6 +34,10 @@ export { McpHub } from "../mcp";
 export type { McpHubOptions, McpServerSandbox } from "../mcp";
 export type { McpPanelHost } from "./mcp-panel";
 export { gitCheckpoints } from "../checkpoints/checkpoint-service";
+// For the VS Code host, which builds the vscode-lm handler itself: the core's ApiError (the core
+// tells failures apart with instanceof, across both bundles) and every other provider's handler.
+export { ApiError } from "../../api/errors";
+export const buildApiHandler = async (config: ApiConfiguration): Promise<ApiHandler> => (await import("../../api")).buildApiHandler(config);
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -40,9 +50,17 @@ export interface WebviewSessionDeps {
   /** Where task histories and the history index are kept. */
   storageRoot: string;
   openFile(path: string): Promise<void>;
+  /** A save dialog, then the file written: the path, or undefined when the person cancelled (History's export). None: no export. */
+  saveFile?(fileName: string, content: string): Promise<string | undefined>;
   sandbox?: CommandSandbox;
   /** The workspace's checkpoint store; none runs tasks without checkpoints. */
   checkpoints?: CheckpointService;
+  /** Where the model lists read from servers are kept between sessions; memory when unset. */
+  modelListStore?: ModelListStore;
+  /** Each provider's last model and base URL, given back when the person switches back to it; memory when unset. */
+  providerMemory?: ProviderMemory;
+  /** VS Code's language models (the vscode-lm provider); none outside VS Code. */
+  vscodeModels?: HostModelLister;
   /** Builds the provider client; the default loads the SDKs on the first task. */
   createApiHandler?: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
   /** The MCP servers (owned by the host, which disposes them after the session); none: no MCP. */
@@ -51,6 +69,8 @@ export interface WebviewSessionDeps {
   mcpHost?: McpPanelHost;
   /** How a workspace's hooks are trusted (the global ones are `<storageRoot>/hooks/`); none: workspace hooks never run. */
   hooks?: Omit<HooksOptions, "globalFolder">;
+  /** False while the editor does not trust the workspace (Restricted Mode): its workflows stay off. */
+  workspaceTrusted?: () => boolean;
   /** Passed to the Controller (tests shorten retries and throttling). */
   controllerOptions?: Partial<Pick<ConstructorParameters<typeof Controller>[0], "retry" | "partialUpdateIntervalMs" | "environment">>;
 }
@@ -63,6 +83,8 @@ export interface WebviewSessionDeps {
 export class WebviewSession {
   readonly controller: Controller;
   private readonly history: TaskHistory;
+  /** History's search, stars, deletes and exports. */
+  private readonly historyPanel: HistoryPanel;
   /** The Controller's events and the settings store's, heard until the session is disposed. */
   private readonly subscriptions: DisposableLike[];
   /** What the webview holds of the rows streaming now, so their updates go as deltas. */
@@ -74,20 +96,39 @@ export class WebviewSession {
   private readonly workspaceSearch: WorkspaceSearch;
   /** The interrupted task is being reopened (reopenInterruptedTask) and its chat is not loaded yet. */
   private restoring = false;
+  /** The models each provider offers: the catalogue's, a server's list, VS Code's. */
+  private readonly providerModels: ProviderModels;
+  private readonly createApiHandler: (config: ApiConfiguration) => ApiHandler | Promise<ApiHandler>;
+  private readonly controllerSettings: SettingsSource;
+  private readonly providerMemory: ProviderMemory;
+  /** The settings view's messages in the order they came (settingsMessage). */
+  private settingsWrites: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: WebviewSessionDeps) {
     this.history = new TaskHistory(deps.storageRoot, (error) => this.notice("error", errorText(error)));
+    const digests = new TaskDigests(deps.storageRoot, (error) => this.notice("error", errorText(error)));
+    this.providerModels = new ProviderModels({
+      store: deps.modelListStore,
+      secrets: deps.secrets,
+      vscodeModels: deps.vscodeModels,
+      // A list read in the background arrives on its own: nothing awaits it to hear a failure.
+      onListChanged: () => void this.postSettings().catch((error: unknown) => this.notice("error", errorText(error))),
+    });
+    this.providerMemory = deps.providerMemory ?? memoryProviderMemory();
+    this.createApiHandler = deps.createApiHandler ?? (async (config) => (await import("../../api")).buildApiHandler(config));
+    this.controllerSettings = storedSettings(deps.settings, deps.secrets, (api) => this.providerModels.listedInfo(api));
     this.controller = new Controller({
       host: deps.host,
-      createApiHandler: deps.createApiHandler ?? (async (config) => (await import("../../api")).buildApiHandler(config)),
-      settings: storedSettings(deps.settings, deps.secrets),
+      createApiHandler: this.createApiHandler,
+      settings: this.controllerSettings,
       storageRoot: deps.storageRoot,
       history: this.history,
+      digests,
       sandbox: deps.sandbox,
       checkpoints: deps.checkpoints,
       mcp: deps.mcp,
       rules: { globalFolder: globalRulesFolder(deps.storageRoot) },
-      workflows: { globalFolder: globalWorkflowsFolder(deps.storageRoot) },
+      workflows: { globalFolder: globalWorkflowsFolder(deps.storageRoot), ...(deps.workspaceTrusted ? { workspace: deps.workspaceTrusted } : {}) },
       hooks: { globalFolder: globalHooksFolder(deps.storageRoot), ...deps.hooks },
       ...deps.controllerOptions,
     });
@@ -102,7 +143,19 @@ export class WebviewSession {
       // The Controller reads the store itself; the panel only needs to be told.
       deps.settings.onDidChange(() => void this.postSettings()),
     ];
-    this.workspaceSearch = new WorkspaceSearch({ root: deps.host.workspace.root, guard: () => this.controller.workspaceGuard() });
+    this.historyPanel = new HistoryPanel({
+      history: this.history,
+      digests,
+      storageRoot: deps.storageRoot,
+      workspace: this.controller.workspaceRoots().primary.path,
+      post: deps.post,
+      notice: (level, text) => this.notice(level, text),
+      openTaskId: () => this.controller.currentTask?.taskId,
+      closeOpenTask: () => this.controller.clearTask(),
+      checkpoints: deps.checkpoints,
+      saveFile: deps.saveFile,
+    });
+    this.workspaceSearch = new WorkspaceSearch({ roots: () => this.controller.workspaceRoots(), guard: () => this.controller.workspaceGuard() });
     if (deps.mcp) this.mcpPanel = new McpPanel(deps.mcp, deps.mcpHost, deps.post, () => this.controller.currentTask?.taskId);
   }
 
@@ -117,6 +170,8 @@ export class WebviewSession {
   }
 
   private async route(message: FromWebviewMessage): Promise<void> {
+    if (isSettingsMessage(message)) return this.settingsMessage(message);
+    if (isHistoryMessage(message)) return this.historyPanel.handle(message);
     switch (message.type) {
       case "ready":
         return this.postState();
@@ -132,20 +187,6 @@ export class WebviewSession {
         return this.controller.clearTask();
       case "resumeTask":
         return this.resumeTask(message.id);
-      case "deleteTask":
-        return this.deleteTask(message.id);
-      case "updateAgentSettings":
-        await this.deps.settings.updateAgentSettings(message.settings);
-        await this.postSettings();
-        // A switched rules file: the list shows it at once.
-        if (message.settings.ruleToggles !== undefined) await this.postRules();
-        return;
-      case "updateApiSettings":
-        await this.deps.settings.updateApiSettings(message.settings);
-        return this.postSettings();
-      case "setApiKey":
-        await this.deps.secrets.setApiKey(message.provider, message.apiKey.trim());
-        return this.postSettings();
       case "openFile":
         return this.deps.openFile(message.path);
       case "compareCheckpoint":
@@ -153,6 +194,8 @@ export class WebviewSession {
       case "restoreCheckpoint":
         if (!RESTORE_SCOPES.includes(message.scope)) throw new Error(`Unknown restore scope ${JSON.stringify(message.scope)}; expected ${RESTORE_SCOPES.join(", ")}.`);
         return this.restoreCheckpoint(message.ts, message.scope);
+      case "editMessage":
+        return this.editMessage(message);
       case "checkpointStore":
         if (message.action === "clean") await this.deps.checkpoints?.clean();
         return this.deps.post({ type: "checkpointStore", bytes: (await this.deps.checkpoints?.size()) ?? 0 });
@@ -172,16 +215,51 @@ export class WebviewSession {
     }
   }
 
-  private async deleteTask(id: string): Promise<void> {
-    if (this.controller.currentTask?.taskId === id) await this.controller.clearTask();
-    await this.history.delete(id);
-    // Its checkpoints go with it; what other tasks share stays.
-    await (await this.deps.checkpoints?.forTask(id))?.deleteTask();
-    this.deps.post({ type: "historyItemRemoved", id });
+  /** What the settings view asks. */
+  /**
+   * What the settings view asks, one after another: a change is stored before the next message
+   * reads the settings (a base URL typed, then Test connection or a task at once).
+   */
+  private settingsMessage(message: SettingsMessage): Promise<void> {
+    // Test connection reads the settings once the changes before it are stored; its request holds up no later change.
+    if (message.type === "testConnection") return this.testConnection(this.settingsWrites.then(() => this.controllerSettings.apiConfiguration()));
+    const done = this.settingsWrites.then(() => this.applySettingsMessage(message));
+    this.settingsWrites = done.catch(() => undefined);
+    return done;
+  }
+
+  private async applySettingsMessage(message: Exclude<SettingsMessage, { type: "testConnection" }>): Promise<void> {
+    switch (message.type) {
+      case "updateAgentSettings":
+        await this.deps.settings.updateAgentSettings(message.settings);
+        await this.postSettings();
+        // A switched rules file: the list shows it at once.
+        if (message.settings.ruleToggles !== undefined) await this.postRules();
+        return;
+      case "updateApiSettings":
+        await this.deps.settings.updateApiSettings(await withProviderSwitch(this.deps.settings.getApiSettings(), message.settings, this.providerMemory));
+        return this.postSettings();
+      case "refreshModels":
+        return this.refreshModels();
+      case "setApiKey":
+        await this.deps.secrets.setApiKey(message.provider, message.apiKey.trim());
+        return this.postSettings();
+    }
   }
 
   private async restoreCheckpoint(ts: number, scope: RestoreScope): Promise<void> {
     const files = await this.controller.restoreCheckpoint(ts, scope);
+    if (files) this.notice("info", describeRestore(files));
+  }
+
+  private async editMessage(message: Extract<FromWebviewMessage, { type: "editMessage" }>): Promise<void> {
+    const { ts, text, images } = message;
+    if (typeof ts !== "number" || typeof text !== "string" || !Array.isArray(images) || !images.every((image) => typeof image === "string")) {
+      throw new Error("The edited message did not arrive whole: try the edit again.");
+    }
+    const taskId = this.controller.currentTask?.taskId;
+    if (!taskId) throw new Error("No task is open, so there is no message to edit.");
+    const files = await this.controller.editMessage(taskId, ts, { text, images: [...images], restoreFiles: message.restoreFiles === true });
     if (files) this.notice("info", describeRestore(files));
   }
 
@@ -200,10 +278,42 @@ export class WebviewSession {
     if (await this.canStartTask()) await this.controller.newTask(text, images);
   }
 
-  /** No task starts without the key its provider needs: the settings view opens instead. */
+  /** Reads the selected provider's model list again; the picker shows the read under way, then its result. */
+  async refreshModels(): Promise<void> {
+    const read = this.providerModels.refresh(this.deps.settings.getApiSettings());
+    await this.postSettings();
+    await read;
+    await this.postSettings();
+  }
+
+  /** VS Code's set of models changed (a sign-in, an extension installed): the picker reads it again if it shows them. */
+  async vscodeModelsChanged(): Promise<void> {
+    if (this.deps.settings.getApiSettings().provider === "vscode-lm") await this.refreshModels();
+  }
+
+  /** The settings view's Test connection: the answer goes to the panel, never a throw. */
+  private async testConnection(configuration: Promise<ApiConfiguration>): Promise<void> {
+    let result: ConnectionResult;
+    let provider = this.deps.settings.getApiSettings().provider;
+    try {
+      const tested = await configuration;
+      provider = tested.provider;
+      const handler = await this.createApiHandler(tested);
+      result = await testConnection(handler);
+    } catch (error) {
+      // Settings that cannot make a client (no model chosen, a bad URL) say so here.
+      result = { ok: false, text: errorText(error) };
+    }
+    this.deps.post({ type: "connectionTested", provider, ...result });
+  }
+
+  /** No task starts without the key or the settings its provider needs: the settings view opens instead. */
   private async canStartTask(): Promise<boolean> {
+    // A change the person just made is in the settings the task reads.
+    await this.settingsWrites;
     const api = this.deps.settings.getApiSettings();
-    if (!needsApiKey(api, Boolean(await this.deps.secrets.getApiKey(api.provider)))) return true;
+    const ready = !needsApiKey(api, Boolean(await this.deps.secrets.getApiKey(api.provider))) && missingFields(api).length === 0 && hasModel(api);
+    if (ready) return true;
     // The panel says so for as long as it is true (settings.needsApiKey), and holds what was typed.
     this.showView("settings");
     return false;
@@ -280,6 +390,13 @@ export class WebviewSession {
     this.deps.post({ type: "focusInput" });
   }
 
+  /** A notification's "Show": the keyboard goes to question `questionId` of task `taskId` if it is still open; false when it is not. */
+  focusQuestion(taskId: string, questionId: number): boolean {
+    if (this.controller.currentTask?.taskId !== taskId || this.controller.openQuestion?.id !== questionId) return false;
+    this.deps.post({ type: "focusQuestion", questionId });
+    return true;
+  }
+
   insertText(text: string): void {
     this.deps.post({ type: "insertText", text });
   }
@@ -288,6 +405,7 @@ export class WebviewSession {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.mcpPanel?.dispose();
     await this.controller.dispose();
+    await this.historyPanel.flush();
   }
 
   private async searchWorkspace(query: unknown, requestId: unknown): Promise<void> {
@@ -349,7 +467,7 @@ export class WebviewSession {
     // The page holds only what this state carries: the next update of a streaming row goes whole.
     this.deltas.reset();
     const question = this.controller.openQuestion;
-    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP, mode: this.controller.mode, restoring: this.restoring, workspace: this.deps.host.workspace.root } });
+    this.deps.post({ type: "state", state: { task: this.controller.currentSummary, messages, question, running: this.controller.isRunning, settings, history, mcp: this.mcpPanel?.state() ?? NO_MCP, mode: this.controller.mode, restoring: this.restoring, workspace: this.controller.workspaceRoots().primary.path } });
   }
 
   private async postSettings(): Promise<void> {
@@ -357,12 +475,20 @@ export class WebviewSession {
   }
 
   private webviewSettings(): Promise<WebviewSettings> {
-    return webviewSettings(this.deps.settings, this.deps.secrets);
+    return webviewSettings(this.deps.settings, this.deps.secrets, this.providerModels);
   }
 
   private notice(level: "info" | "warning" | "error", text: string): void {
     this.deps.post({ type: "notice", level, text });
   }
+}
+
+/** The messages of the settings view. */
+const SETTINGS_MESSAGES = ["updateAgentSettings", "updateApiSettings", "refreshModels", "testConnection", "setApiKey"] as const;
+type SettingsMessage = Extract<FromWebviewMessage, { type: (typeof SETTINGS_MESSAGES)[number] }>;
+
+function isSettingsMessage(message: FromWebviewMessage): message is SettingsMessage {
+  return (SETTINGS_MESSAGES as readonly string[]).includes(message.type);
 }
 
 /**

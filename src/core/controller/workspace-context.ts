@@ -1,36 +1,47 @@
 /**
- * What the Controller keeps of the workspace between tasks: its ignore rules (loaded at the first
- * task, kept in sync with the files, and made again when the secret-files setting changes), the
- * rules reader with its cache of unchanged files, and where the workflows are.
+ * What the Controller keeps of the workspace between tasks: its ignore rules (one set per folder,
+ * loaded at the first task, kept in sync with the files, and made again when the secret-files
+ * setting or the set of folders changes), the rules reader with its cache of unchanged files, and
+ * where the workflows are.
  */
+import type { WorkspaceRoot } from "../../host/bridge";
 import type { AgentSettings } from "../../shared/settings";
 import { RulesReader, type LoadedRules } from "../context/rules";
-import { IgnoreController } from "../ignore/ignore-controller";
 import type { PathGuard } from "../ignore/path-guard";
+import { WorkspaceGuard } from "../ignore/workspace-guard";
 import type { McpServers } from "../mcp/servers";
 import { SlashCommands } from "../slash";
+import { WorkspaceRoots } from "../util/workspace-roots";
 
 export interface WorkspaceContextOptions {
-  readonly root: string;
+  /** The workspace's folders now (the host's: they may change between tasks). */
+  roots(): readonly WorkspaceRoot[];
   settings(): AgentSettings;
   /** `globalFolder` is `<Tandem storage>/rules/`; `files` false reads none (the CLI's --no-rules). */
   readonly rules?: { readonly globalFolder?: string; readonly files?: boolean };
-  /** `globalFolder` is `<Tandem storage>/workflows/`; the workspace's are always read. */
-  readonly workflows?: { readonly globalFolder?: string };
+  /** `globalFolder` is `<Tandem storage>/workflows/`; the workspace's are read unless `workspace` says no (VS Code's Restricted Mode). */
+  readonly workflows?: { readonly globalFolder?: string; readonly workspace?: () => boolean };
 }
 
 export class WorkspaceContext {
-  private ignore: { allowSecretFiles: boolean; controller: Promise<IgnoreController> } | undefined;
+  private ignore: { key: string; controller: Promise<WorkspaceGuard> } | undefined;
   private readonly rulesReader = new RulesReader();
 
   constructor(private readonly options: WorkspaceContextOptions) {}
 
+  /** The workspace's folders as they are now. */
+  roots(): WorkspaceRoots {
+    return WorkspaceRoots.of(this.options.roots());
+  }
+
   /** The guard tools are judged by now. */
-  async guard(): Promise<IgnoreController> {
+  async guard(): Promise<WorkspaceGuard> {
     const allowSecretFiles = this.options.settings().allowSecretFiles;
-    if (this.ignore?.allowSecretFiles !== allowSecretFiles) {
+    const roots = this.roots();
+    const key = `${allowSecretFiles}\0${roots.key}`;
+    if (this.ignore?.key !== key) {
       const previous = this.ignore;
-      this.ignore = { allowSecretFiles, controller: IgnoreController.create(this.options.root, { allowSecretFiles }) };
+      this.ignore = { key, controller: WorkspaceGuard.create(roots.paths, { allowSecretFiles }) };
       (await previous?.controller)?.dispose();
     }
     return this.ignore.controller;
@@ -41,7 +52,7 @@ export class WorkspaceContext {
     const settings = this.options.settings();
     const rules = this.options.rules;
     return this.rulesReader.read({
-      roots: [this.options.root],
+      roots: this.roots().list,
       globalFolder: rules?.globalFolder,
       files: rules?.files,
       guard: guard ?? (await this.guard()),
@@ -52,7 +63,8 @@ export class WorkspaceContext {
 
   /** The slash commands of this workspace (core/slash), its workflows judged by `guard`. */
   slashCommands(guard: PathGuard, mcp: McpServers | undefined): SlashCommands {
-    return new SlashCommands({ roots: [this.options.root], globalFolder: this.options.workflows?.globalFolder, guard }, mcp);
+    const roots = this.options.workflows?.workspace?.() === false ? [] : this.roots().paths;
+    return new SlashCommands({ roots, globalFolder: this.options.workflows?.globalFolder, guard }, mcp);
   }
 
   /** Stops watching the ignore files. */

@@ -1,42 +1,67 @@
 /**
- * Resolves a path the model gave against the workspace, and where it really lands: `..` is
- * resolved, and so are symlinks (a dangling one too, and for a new file its nearest existing
- * folder). Every check (ignore rules, secret files, inside the workspace, the guard's own files)
- * judges the real location, so a link is judged as its target.
+ * Resolves a path the model gave against the workspace's folders, and where it really lands:
+ * `..` is resolved, and so are symlinks (a dangling one too, and for a new file its nearest
+ * existing folder). An absolute path is taken as it is; a relative one whose first segment names
+ * a workspace folder other than the primary resolves in that folder (`frontend/src/a.ts`), unless
+ * the primary folder has an entry of that name too (then the model is told how to say which);
+ * any other resolves in the primary folder. Every check (ignore rules, secret files, inside the
+ * workspace, the guard's own files) judges the real location, so a link is judged as its target:
+ * `..` and links stay inside only while they land in one of the folders.
  */
 import * as path from "node:path";
-import { isWithin, LinkLoopError, realLocation as realPath, toSlashes } from "../util/real-paths";
+import { LinkLoopError, realLocation as realPath, toSlashes } from "../util/real-paths";
+import type { WorkspaceRoots } from "../util/workspace-roots";
 import { ToolError } from "./tool-error";
 
 export interface ResolvedToolPath {
   /** Absolute path with `..` resolved, symlinks kept (what the person recognises). */
   readonly absolute: string;
-  /** Relative to the workspace root, with `/` separators; `../…` or absolute when outside. */
+  /** As the model writes it (`WorkspaceRoots.shown`); outside every folder, relative to the primary (`../…`) or absolute. */
   readonly relative: string;
   /** Where reading or writing `absolute` really lands: every link followed. Tools do their I/O here. */
   readonly real: string;
-  /** `real` as shown to the model: relative to the real workspace root, or absolute when outside. */
+  /** `real` as shown to the model: `WorkspaceRoots.shown`, or absolute when outside. */
   readonly realRelative: string;
-  /** True when the real location is outside the real workspace root. */
+  /** True when the real location is outside every folder's real path. */
   readonly outsideWorkspace: boolean;
 }
 
-export async function resolveToolPath(cwd: string, relOrAbs: string): Promise<ResolvedToolPath> {
+export async function resolveToolPath(roots: WorkspaceRoots, relOrAbs: string): Promise<ResolvedToolPath> {
   if (relOrAbs.trim() === "") {
     throw new ToolError("invalid_param", "The path is empty. Give a file path relative to the working directory.");
   }
-  const absolute = path.resolve(cwd, relOrAbs);
-  const realRoot = realLocation(cwd);
+  const absolute = locate(roots, relOrAbs);
   const real = realLocation(absolute);
-  const outsideWorkspace = !isWithin(realRoot, real);
+  const outsideWorkspace = !roots.contains(real);
+  const named = roots.holding(absolute);
   return {
     absolute,
-    relative: toSlashes(path.relative(cwd, absolute)) || ".",
+    relative: named ? roots.shown(absolute) : toSlashes(path.relative(roots.primary.path, absolute)) || ".",
     real,
-    realRelative: outsideWorkspace ? real : toSlashes(path.relative(realRoot, real)) || ".",
+    realRelative: outsideWorkspace ? real : roots.shown(real),
     outsideWorkspace,
   };
 }
+
+/** The absolute path `written` means: see the header. Throws a ToolError when it could mean two places. */
+export function locate(roots: WorkspaceRoots, written: string): string {
+  const primary = roots.primary.path;
+  if (path.isAbsolute(written)) return path.resolve(written);
+  const [first = "", ...rest] = written.split(SEPARATORS);
+  const root = roots.named(first);
+  if (!root) return path.resolve(primary, written);
+  const inRoot = path.resolve(root.path, ...rest);
+  if (!roots.shadowed(root)) return inRoot;
+  const tail = rest.join("/");
+  throw new ToolError(
+    "invalid_param",
+    `${written} is ambiguous: ${first} is a workspace folder (${root.path}) and also an entry of the primary folder (${path.join(primary, first)}). ` +
+      `Write ./${toSlashes(written)} for the primary folder's, or the absolute path ${tail ? path.join(root.path, tail) : root.path} for the workspace folder's.`,
+  );
+}
+
+/** What splits a written path into segments: `/`, and `\` where the platform takes it too. */
+const SEPARATORS = path.sep === "\\" ? /[\\/]/ : /\//;
 
 /**
  * Right before a tool reads or writes what was checked (and perhaps approved): throws when the

@@ -44,6 +44,14 @@ export async function readTarget(target: ResolvedToolPath, range: LineRange, sig
   return formatExcerpt(target.relative, range, excerpt);
 }
 
+/** A text file's `content` as a read of `range` shows it, to compare with what an earlier read returned. */
+export async function readTextOf(relative: string, content: string, range: LineRange): Promise<string> {
+  // Lines as readline splits them; its last line ends at the final newline, with no empty line after it.
+  const lines = content.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return formatExcerpt(relative, range, await takeLines(lines, range));
+}
+
 /** Text files have no NUL bytes; nearly every binary format has some near the start. */
 async function looksBinary(absolute: string): Promise<boolean> {
   const handle = await open(absolute, "r");

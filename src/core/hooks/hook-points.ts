@@ -4,8 +4,9 @@
  * point's own data under the point's name in camelCase (`preToolUse`, `postToolUse`, …), as Cline
  * lays it out. Shared by the runner and the README's table, which must say the same.
  */
+import type { Notice } from "../../shared/notice";
 
-export const HOOK_POINTS = ["TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact"] as const;
+export const HOOK_POINTS = ["TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact", "Notification"] as const;
 
 export type HookPoint = (typeof HOOK_POINTS)[number];
 
@@ -27,7 +28,15 @@ export interface HookPointData {
   UserPromptSubmit: { prompt: string; images: number };
   /** Before the conversation is shortened to fit the context window. */
   PreCompact: { reason: string; messages: number };
+  /**
+   * Tandem notifies: a question waits for the person, or the work ended (shared/notice.ts). Runs
+   * whether or not the window is focused; it only observes (OBSERVING_POINTS).
+   */
+  Notification: Pick<Notice, "event" | "kind" | "message" | "task">;
 }
+
+/** Points whose hooks cannot change the task: a cancel or a contextModification they print is ignored (and said). */
+export const OBSERVING_POINTS: ReadonlySet<HookPoint> = new Set<HookPoint>(["Notification"]);
 
 export interface HookCommon {
   readonly taskId: string;

@@ -10,7 +10,8 @@ import type { HookRunInfo } from "../../shared/messages";
 import type { TaskCommands } from "../sandbox/task-commands";
 import { errorText } from "../util/error-text";
 import { findHooks, hookFolders, type HookFile } from "./discovery";
-import { hookInput, type HookPoint, type HookPointData } from "./hook-points";
+import { hookInput, OBSERVING_POINTS, type HookPoint, type HookPointData } from "./hook-points";
+import type { HookVerdict } from "./hook-output";
 import { runHookFile } from "./hook-run";
 import type { HookTrust } from "./trust";
 
@@ -72,14 +73,13 @@ export class TaskHooks {
     const signal = this.running.signal;
     for (const hook of hooks) {
       if (signal.aborted) break;
-      const commands = this.deps.commands;
-      if (hook.source === "workspace" && commands?.sandbox?.refusesCommands) {
-        rows.push({ point, path: hook.path, source: hook.source, outcome: "failed", durationMs: 0, problem: "it was not run: the command sandbox is required (mode on) but not available here" });
+      const result = await this.runOne(hook, input, settings.hookTimeoutSeconds * 1000, signal);
+      if (OBSERVING_POINTS.has(point)) {
+        // It cannot change the task; a clean run is no news (one row per question would double the chat).
+        const info = observed(result.info);
+        if (info.outcome !== "ok" || info.message || info.problem) rows.push(info);
         continue;
       }
-      const confine = commands && ((line: string, cwd: string, abort: AbortSignal) => commands.confine(line, cwd, abort));
-      const result = await runHookFile(hook, input, { cwd: hook.root ?? this.deps.roots[0] ?? process.cwd(), timeoutMs: settings.hookTimeoutSeconds * 1000, signal, confine });
-      if (result.pid !== undefined) this.pids.push(result.pid);
       rows.push(result.info);
       const verdict = result.verdict;
       if (verdict?.contextModification) this.context.push(verdict.contextModification);
@@ -90,6 +90,18 @@ export class TaskHooks {
     };
     if (!options.deferRows) await show();
     return reasons.length > 0 ? { cancel: reasons.join("; "), show: options.deferRows ? show : NOTHING.show } : { show: options.deferRows ? show : NOTHING.show };
+  }
+
+  /** One hook file, through the sandbox's wrapping for a workspace hook (refused while the sandbox is required but missing). */
+  private async runOne(hook: HookFile, input: string, timeoutMs: number, signal: AbortSignal): Promise<{ info: HookRunInfo; verdict?: HookVerdict }> {
+    const commands = this.deps.commands;
+    if (hook.source === "workspace" && commands?.sandbox?.refusesCommands) {
+      return { info: { point: hook.point, path: hook.path, source: hook.source, outcome: "failed", durationMs: 0, problem: "it was not run: the command sandbox is required (mode on) but not available here" } };
+    }
+    const confine = commands && ((line: string, cwd: string, abort: AbortSignal) => commands.confine(line, cwd, abort));
+    const result = await runHookFile(hook, input, { cwd: hook.root ?? this.deps.roots[0] ?? process.cwd(), timeoutMs, signal, confine });
+    if (result.pid !== undefined) this.pids.push(result.pid);
+    return result;
   }
 
   /** Text for the model's next message that is not a hook's own (a cancel's reason where nothing else carries it). */
@@ -135,6 +147,15 @@ export class TaskHooks {
   }
 }
 
+/** An observing point's run: a cancel or contextModification it printed is ignored, and its row says so. */
+function observed(info: HookRunInfo): HookRunInfo {
+  const ignored = [info.outcome === "cancelled" ? "cancel" : "", info.addedContext ? "contextModification" : ""].filter(Boolean);
+  if (ignored.length === 0) return info;
+  const { addedContext: _added, ...rest } = info;
+  const note = `its ${ignored.join(" and ")} ${ignored.length > 1 ? "are" : "is"} ignored: ${info.point} hooks only observe`;
+  return { ...rest, outcome: info.outcome === "cancelled" ? "ok" : info.outcome, problem: info.problem ? `${info.problem}; ${note}` : note };
+}
+
 /** The row's one line (the CLI prints it as it is). */
 export function describeHookRun(run: HookRunInfo): string {
   const head = `${run.point} hook ${run.path}`;
@@ -143,7 +164,7 @@ export function describeHookRun(run: HookRunInfo): string {
     case "cancelled":
       return `${head} cancelled: ${run.message ?? "no reason given"} (${took})`;
     case "ok":
-      return `${head} ran (${took}${run.addedContext ? ", added context for the model" : ""})${run.message ? `: ${run.message}` : ""}`;
+      return `${head} ran (${took}${run.addedContext ? ", added context for the model" : ""})${run.message ? `: ${run.message}` : ""}${run.problem ? `; ${run.problem}` : ""}`;
     default:
       return `${head} ${run.outcome === "timeout" ? "timed out" : run.outcome === "stopped" ? "was stopped" : "failed"}: ${run.problem ?? "unknown problem"}${run.message ? ` (${run.message})` : ""}`;
   }

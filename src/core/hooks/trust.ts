@@ -2,12 +2,12 @@
  * Whether a workspace's hooks may run. They are code a repository ships, so, as with its MCP
  * servers, the person trusts them once per folder; the host asks and remembers (the editor in
  * workspace state, the CLI by `--trust-workspace`). What is trusted is a fingerprint of the
- * hooks' real paths and contents: a hook added, changed or removed is a new question. Global
- * hooks are the person's own and need no trust.
+ * hooks' real paths and contents: a hook added, changed or removed is a new question (so one the
+ * model rewrote does not run on the old answer). Global hooks are the person's own and need no trust.
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import type { HookFile } from "./discovery";
+import { findHooks, hookFolders, type HookFile } from "./discovery";
 import type { HookPoint } from "./hook-points";
 
 export interface HookTrustRequest {
@@ -49,10 +49,8 @@ export class HookTrust {
     this.decided.clear();
   }
 
-  private async fingerprint(hooks: readonly HookFile[]): Promise<string> {
-    const parts: string[] = [];
-    for (const hook of hooks) parts.push(`${hook.point}\0${hook.path}\0${hook.realPath}\0${await this.contentHash(hook.realPath)}`);
-    return createHash("sha256").update(parts.join("\n")).digest("hex");
+  private fingerprint(hooks: readonly HookFile[]): Promise<string> {
+    return hooksFingerprint(hooks, (file) => this.contentHash(file));
   }
 
   private async contentHash(file: string): Promise<string> {
@@ -64,4 +62,26 @@ export class HookTrust {
     this.hashes.set(file, { stamp, hash });
     return hash;
   }
+}
+
+/** What trust is given to: every hook's point, path, real path and content. */
+async function hooksFingerprint(hooks: readonly HookFile[], contentHash: (file: string) => Promise<string>): Promise<string> {
+  const parts: string[] = [];
+  for (const hook of hooks) parts.push(`${hook.point}\0${hook.path}\0${hook.realPath}\0${await contentHash(hook.realPath)}`);
+  return createHash("sha256").update(parts.join("\n")).digest("hex");
+}
+
+/**
+ * Trust given up front (the CLI's `--trust-workspace`): to each folder's hooks as they are now.
+ * A hook added, changed or removed later (by the model, say) is another fingerprint, not trusted.
+ */
+export async function trustHooksAsFound(roots: readonly string[]): Promise<TrustWorkspaceHooks> {
+  const { hooks } = await findHooks(hookFolders(undefined, roots));
+  const hash = async (file: string) => createHash("sha256").update(await readFile(file)).digest("hex");
+  const trusted = new Map<string, string>();
+  for (const root of roots) {
+    const ofRoot = hooks.filter((h) => h.root === root);
+    if (ofRoot.length > 0) trusted.set(root, await hooksFingerprint(ofRoot, hash));
+  }
+  return (request) => trusted.get(request.folder) === request.fingerprint;
 }

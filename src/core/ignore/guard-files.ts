@@ -1,8 +1,9 @@
 /**
  * The files that hold the guard itself, or that run code when something else reads them: the
  * ignore files (editing one unprotects what it lists), `.git/` (hooks and config name programs),
- * `.vscode/` (tasks and settings run code) and Tandem's own workspace folder `.tandem/` (rules,
- * hooks and MCP configuration as they land). Writing, deleting or renaming one always asks the
+ * `.vscode/` (tasks and settings run code), Tandem's own workspace folder `.tandem/` (rules,
+ * hooks and MCP configuration as they land), and the hook, workflow and skill folders of
+ * `.clinerules/` and `.claude/`. Writing, deleting or renaming one always asks the
  * person, even in YOLO, whether a file tool or a command does it. The one owner of that list.
  */
 import * as path from "node:path";
@@ -11,6 +12,13 @@ import { IGNORE_FILE_NAMES } from "./ignore-file-names";
 
 /** Folders whose every file is a guard file, wherever they sit in the workspace (submodules have their own .git). */
 export const GUARD_FOLDERS = [".git", ".vscode", ".tandem"] as const;
+
+/**
+ * Folders, from a workspace root, of what Tandem runs or follows as the person's own: hooks
+ * (programs), workflows and skills (instructions). A model that edits one would write what
+ * runs next with the person's trust. (`.tandem/`'s are guarded with it.)
+ */
+export const GUARD_SUBFOLDERS = [".clinerules/hooks", ".clinerules/workflows", ".clinerules/skills", ".claude/skills"] as const;
 
 /**
  * Why changing `absolutePath` needs the person, or undefined when it does not. Pass the real path
@@ -27,6 +35,10 @@ export function guardFileReason(workspaceRoot: string, absolutePath: string): st
   if (folder === ".git") return "files under .git/ (hooks, config) can make git run programs";
   if (folder === ".vscode") return "files under .vscode/ (tasks, settings) can make the editor run programs";
   if (folder === ".tandem") return "files under .tandem/ configure Tandem itself";
+  const slashed = toSlashes(rel);
+  const sub = GUARD_SUBFOLDERS.find((f) => slashed === f || slashed.startsWith(`${f}/`));
+  if (sub?.endsWith("/hooks")) return `files under ${sub}/ are programs Tandem runs`;
+  if (sub) return `files under ${sub}/ are instructions Tandem follows as yours`;
   // The folders themselves (rm -rf .git, mv .vscode elsewhere).
   if ((GUARD_FOLDERS as readonly string[]).includes(name)) return `${name}/ holds files that configure tools or run programs`;
   return undefined;
@@ -35,11 +47,19 @@ export function guardFileReason(workspaceRoot: string, absolutePath: string): st
 /**
  * For a change a file tool asks to make to `paths`: why the person must decide, whatever the
  * switches say, or undefined. Each path is judged as named and where it really lands, so a link
- * to a guard file is one too; and when one of the root's guard files or folders is itself a link
+ * to a guard file is one too; and when one of a root's guard files or folders is itself a link
  * (`.clineignore -> .gitignore`, `.vscode -> config/editor`), its target is guarded as well.
+ * Every workspace folder's guard files are guarded.
  */
-export function guardedChangeNote(workspaceRoot: string, paths: readonly string[]): string | undefined {
-  const root = path.resolve(workspaceRoot);
+export function guardedChangeNote(workspaceRoots: readonly string[], paths: readonly string[]): string | undefined {
+  for (const workspaceRoot of workspaceRoots) {
+    const note = guardedChangeNoteIn(path.resolve(workspaceRoot), paths);
+    if (note !== undefined) return note;
+  }
+  return undefined;
+}
+
+function guardedChangeNoteIn(root: string, paths: readonly string[]): string | undefined {
   const views = guardViews(root);
   for (const named of paths) {
     for (const candidate of [named, realOrSelf(named)]) {
@@ -68,7 +88,7 @@ function guardViews(root: string): GuardView[] {
     { from: root, to: root },
     { from: realRoot, to: root },
   ];
-  for (const name of [...IGNORE_FILE_NAMES, ...GUARD_FOLDERS]) {
+  for (const name of [...IGNORE_FILE_NAMES, ...GUARD_FOLDERS, ...GUARD_SUBFOLDERS]) {
     const real = realOrSelf(path.join(root, name));
     if (real !== path.join(realRoot, name)) views.push({ from: real, to: path.join(root, name) });
   }

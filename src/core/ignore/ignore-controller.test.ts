@@ -124,6 +124,21 @@ describe("IgnoreController", () => {
     expect(c.isIgnored(at("fresh.txt"))).toBe(true);
   });
 
+  it("names the file whose rule refuses a path: the last with a say, a re-include in the later one taking it back", async () => {
+    await writeFile(at(".tandemignore"), "notes/\nplans.md\n");
+    await writeFile(at(".clineignore"), "legacy/\n!plans.md\n");
+    await mkdir(at("notes"), { recursive: true });
+    const c = await open();
+    expect(c.ignoredBy(at("notes", "a.md"))).toBe(".tandemignore");
+    expect(c.ignoredBy(at("legacy", "a.ts"))).toBe(".clineignore");
+    expect(c.ignoredBy(`${at("legacy")}/`)).toBe(".clineignore");
+    expect(c.isIgnored(at("plans.md"))).toBe(false);
+    expect(c.ignoredBy(at("plans.md"))).toBeUndefined();
+    // A secret-looking name is refused by no file's rule.
+    expect(c.isIgnored(at(".env"))).toBe(true);
+    expect(c.ignoredBy(at(".env"))).toBeUndefined();
+  });
+
   it("a reload overtaken by a later one (the watcher's) still resolves with the new rules in force", async () => {
     const c = await open();
     await writeFile(at(".tandemignore"), "fresh.txt\n");

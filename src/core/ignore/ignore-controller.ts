@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { Ignore } from "ignore";
 import { isWithin, realLocation } from "../util/real-paths";
 import type { PathGuard } from "./path-guard";
-import { compileIgnoreRules } from "./ignore-rules";
+import { compileIgnoreRules, ruleVerdict } from "./ignore-rules";
 import { looksLikeSecretFile } from "./secret-files";
 import { errorText } from "../util/error-text";
 import { IGNORE_FILE_NAMES } from "./ignore-file-names";
@@ -32,6 +32,8 @@ export class IgnoreController implements PathGuard {
   /** The root with its links followed: real paths are judged against it. */
   private readonly realRoot: string;
   private rules: Ignore | undefined;
+  /** Each ignore file's own rules, in reading order: which one refused a path, for the words. */
+  private ruleFiles: readonly { name: string; rules: Ignore }[] = [];
   private loadedFiles: string[] = [];
   private problemList: readonly string[] = [];
   private watcher: FSWatcher | undefined;
@@ -73,19 +75,45 @@ export class IgnoreController implements PathGuard {
   isIgnored(absolutePath: string): boolean {
     const markedFolder = absolutePath.endsWith("/") || absolutePath.endsWith(path.sep);
     const absolute = path.resolve(this.root, absolutePath);
-    if (this.judge(absolute, markedFolder)) return true;
+    if (this.ignoresLocation(absolute, markedFolder)) return true;
     const real = realOrSelf(absolute);
-    return real !== absolute && this.judge(real, markedFolder);
+    return real !== absolute && this.ignoresLocation(real, markedFolder);
   }
 
-  /** One location's verdict: a secret-looking name anywhere, the rules inside the workspace. */
-  private judge(absolute: string, markedFolder: boolean): boolean {
-    if (!markedFolder && !this.options.allowSecretFiles && looksLikeSecretFile(absolute)) return true;
-    // Named paths lie below the root as given, real ones below the real root.
+  /** The ignore file whose rule decides that the path is refused, as judged like isIgnored (the last file with a say). */
+  ignoredBy(absolutePath: string): string | undefined {
+    const markedFolder = absolutePath.endsWith("/") || absolutePath.endsWith(path.sep);
+    const absolute = path.resolve(this.root, absolutePath);
+    for (const location of [absolute, realOrSelf(absolute)]) {
+      const slashed = this.ruleRelative(location);
+      if (slashed === undefined) continue;
+      let decided: string | undefined;
+      for (const { name, rules } of this.ruleFiles) {
+        for (const form of markedFolder ? [`${slashed}/`] : [slashed, `${slashed}/`]) {
+          const verdict = ruleVerdict(rules, form);
+          if (verdict) decided = verdict === "ignored" ? name : undefined;
+        }
+      }
+      if (decided) return decided;
+    }
+    return undefined;
+  }
+
+  /** Below the root as given (named paths) or the real root (real ones), with `/` separators; undefined outside or at the root. */
+  private ruleRelative(absolute: string): string | undefined {
     const root = [this.root, this.realRoot].find((r) => isWithin(r, absolute));
     const relative = root === undefined ? "" : path.relative(root, absolute);
-    if (!this.rules || relative === "") return false;
-    const slashed = relative.split(path.sep).join("/");
+    return relative === "" ? undefined : relative.split(path.sep).join("/");
+  }
+
+  /**
+   * One location's verdict, links not followed (`isIgnored` judges both): a secret-looking name
+   * anywhere, this root's rules inside it.
+   */
+  ignoresLocation(absolute: string, markedFolder: boolean): boolean {
+    if (!markedFolder && !this.options.allowSecretFiles && looksLikeSecretFile(absolute)) return true;
+    const slashed = this.ruleRelative(absolute);
+    if (!this.rules || slashed === undefined) return false;
     if (markedFolder) return this.rules.ignores(`${slashed}/`);
     if (this.rules.ignores(slashed)) return true;
     // A folder-only pattern (`build/`) matches only if the path really is a folder.
@@ -106,19 +134,18 @@ export class IgnoreController implements PathGuard {
     const texts = await Promise.all(IGNORE_FILE_NAMES.map((name) => readIfPresent(path.join(this.root, name))));
     // A later reload (the watcher's) overtook this one: its result is the one to wait for.
     if (generation !== this.generation) return this.latestReload;
-    const rules: Ignore[] = [];
+    const files: { name: string; rules: Ignore }[] = [];
     const problems: string[] = [];
-    const loaded: string[] = [];
     IGNORE_FILE_NAMES.forEach((name, i) => {
       const text = texts[i];
       if (text === undefined) return;
       const compiled = compileIgnoreRules(text, name);
-      rules.push(compiled.rules);
+      files.push({ name, rules: compiled.rules });
       problems.push(...compiled.problems);
-      loaded.push(name);
     });
-    this.rules = rules.length === 0 ? undefined : mergeRules(rules);
-    this.loadedFiles = loaded;
+    this.rules = files.length === 0 ? undefined : mergeRules(files.map((file) => file.rules));
+    this.ruleFiles = files;
+    this.loadedFiles = files.map((file) => file.name);
     this.problemList = problems;
     for (const problem of problems) this.options.onWarning?.(problem);
   }
@@ -188,7 +215,7 @@ async function readIfPresent(file: string): Promise<string | undefined> {
 }
 
 /** Where `p` really lands; a path that cannot be resolved (a link loop, no permission) is judged as named. */
-function realOrSelf(p: string): string {
+export function realOrSelf(p: string): string {
   try {
     return realLocation(p);
   } catch {

@@ -12,7 +12,7 @@ import { homedir } from "node:os";
 import * as path from "node:path";
 import type { CommandFiles } from "../permissions";
 import type { PathGuard } from "./path-guard";
-import { GUARD_FOLDERS, guardedChangeNote } from "./guard-files";
+import { GUARD_FOLDERS, GUARD_SUBFOLDERS, guardedChangeNote } from "./guard-files";
 import { IGNORE_FILE_NAMES } from "./ignore-file-names";
 
 export interface RootedPathGuard extends PathGuard {
@@ -43,7 +43,9 @@ export function mentionsIgnoredPath(command: string, controller: RootedPathGuard
  * guard's own files (`guard-files.ts`), or undefined. A file it writes that is only known when it
  * runs counts too: the guard cannot tell it is not one.
  */
-export function guardedCommandNote(files: CommandFiles, workspaceRoot: string): string | undefined {
+export function guardedCommandNote(files: CommandFiles, workspaceRoots: readonly string[]): string | undefined {
+  // Relative words resolve where commands start: the primary folder.
+  const workspaceRoot = workspaceRoots[0] ?? process.cwd();
   const named = files.written.flatMap(expandGlob);
   // `cp -r payload/. .`: what the copied folder holds lands in the destination.
   for (const { from, into } of files.copies) named.push(...listFolder(from).map((name) => path.join(into, name)));
@@ -51,7 +53,7 @@ export function guardedCommandNote(files: CommandFiles, workspaceRoot: string): 
     if (!word.mayWrite) continue;
     for (const token of pathTokens(word.text)) named.push(...guardFilesNamed(token).map((p) => path.resolve(word.cwd ?? workspaceRoot, p)));
   }
-  const note = guardedChangeNote(workspaceRoot, named);
+  const note = guardedChangeNote(workspaceRoots, named);
   if (note !== undefined) return note;
   if (files.unknownWrite === null) return undefined;
   return `${files.unknownWrite}, so Tandem cannot tell whether it changes one of the guard's own files (.tandemignore, .git/, .vscode/ …); it always asks then, even in YOLO mode.`;
@@ -130,6 +132,8 @@ function guardFilesNamed(token: string): string[] {
   const segments = token.split("/");
   const name = segments.at(-1) ?? "";
   if (guardNames().includes(name) || segments.some((s) => (GUARD_FOLDERS as readonly string[]).includes(s))) return [token];
+  const joined = `/${segments.filter((s) => s !== "" && s !== ".").join("/")}/`;
+  if (GUARD_SUBFOLDERS.some((folder) => joined.includes(`/${folder}/`))) return [token];
   const pattern = /[*?[]/.test(name) ? globToRegExp(name) : undefined;
   // As in the shell, a pattern matches a leading dot only when it spells it.
   const matches = pattern && name.startsWith(".") ? guardNames().filter((n) => pattern.test(n)) : [];

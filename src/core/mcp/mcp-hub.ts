@@ -15,6 +15,7 @@ import { editServerInFile, type McpServerEdit } from "./config-edits";
 import { createDebouncedWatcher, type WatchFile } from "./config-watcher";
 import { launchKey, loadMcpConfigFile, type McpConfigResult } from "./mcp-config";
 import type { McpOAuthHost } from "./oauth-provider";
+import { describeTool, toolNames } from "./prompt-section";
 import type { ConnectionHost } from "./server-connection";
 import { ServerEntry, type ServerEntryHost } from "./server-entry";
 import type { McpServerSandbox } from "./server-sandbox";
@@ -153,12 +154,10 @@ export class McpHub implements DisposableLike {
     const entry = this.entry(server);
     const connection = entry.live();
     const listed = connection.tools.find((t) => t.name === tool);
-    if (!listed) {
-      const names = connection.tools.map((t) => t.name).join(", ") || "none";
-      throw new McpCallError("unknown_tool", `server "${server}" has no tool "${tool}" (its tools: ${names})`);
-    }
-    const check = this.validator.check(listed.inputSchema, args);
-    if (!check.ok) throw new McpCallError("invalid_arguments", `invalid arguments for ${server}/${tool}: ${check.problem}`);
+    if (!listed) throw new McpCallError("unknown_tool", `server "${server}" has no tool "${tool}" (its tools: ${toolNames(connection.tools)})`);
+    const check = await this.validator.check(listed.inputSchema, args);
+    // With the tool's own line: past the prompt's budget a tool is listed by name only (prompt-section.ts).
+    if (!check.ok) throw new McpCallError("invalid_arguments", `invalid arguments for ${server}/${tool}: ${check.problem}. The tool: ${describeTool(listed).slice(2)}`);
     const raw = await connection.callTool(tool, args as Record<string, unknown>, { ...options, timeoutMs: entry.timeoutMs() });
     return normaliseToolResult(raw, this.options.resultLimits ?? DEFAULT_RESULT_LIMITS);
   }

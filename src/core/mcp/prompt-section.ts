@@ -10,6 +10,13 @@ import type { McpServerSnapshot, McpToolInfo } from "./types";
 const MAX_DESCRIPTION = 300;
 const MAX_RESOURCES = 20;
 const MAX_INSTRUCTIONS = 1000;
+/** A tool's, resource's or template's name or URI, and a tool's parameter list. */
+const MAX_NAME = 120;
+const MAX_SIGNATURE = 500;
+/** Characters of full tool lines, all servers together (about 6k tokens); the tools past it are named only. */
+export const FULL_TOOLS_BUDGET = 24_000;
+/** Characters of those names; the tools past it are counted. */
+const NAMES_BUDGET = 12_000;
 
 export function describeServersForPrompt(servers: readonly McpServerSnapshot[]): string {
   const connected = servers.filter((s) => s.state === "connected");
@@ -21,7 +28,8 @@ export function describeServersForPrompt(servers: readonly McpServerSnapshot[]):
     "",
     "Tools of connected MCP servers run through use_mcp_tool (server_name, tool_name, arguments as a JSON object matching the signature); resources are read with access_mcp_resource (server_name, uri). A parameter marked ? is optional.",
   ];
-  for (const server of connected) out.push("", ...describeServer(server));
+  const budget = { full: FULL_TOOLS_BUDGET, names: NAMES_BUDGET };
+  for (const server of connected) out.push("", ...describeServer(server, budget));
   if (connecting.length > 0) {
     out.push("", `Still connecting (their tools are not available yet): ${connecting.map((s) => s.name).join(", ")}.`);
   }
@@ -29,27 +37,64 @@ export function describeServersForPrompt(servers: readonly McpServerSnapshot[]):
   return out.join("\n");
 }
 
-function describeServer(server: McpServerSnapshot): string[] {
-  const out = [`## ${server.name}`];
+/**
+ * One server's part. Its tools are described in full while the section's budget lasts, then
+ * named only (a call answers with the tool's signature: mcp-hub.ts), then counted.
+ */
+function describeServer(server: McpServerSnapshot, budget: { full: number; names: number }): string[] {
+  const out = [`## ${oneLine(server.name, MAX_NAME)}`];
   if (server.instructions) out.push(bounded(server.instructions, MAX_INSTRUCTIONS));
-  if (server.tools.length > 0) out.push("Tools:", ...server.tools.map(describeTool));
+  if (server.tools.length > 0) {
+    out.push("Tools:");
+    const named: string[] = [];
+    let uncounted = 0;
+    for (const tool of server.tools) {
+      const line = describeTool(tool);
+      if (named.length === 0 && line.length <= budget.full) {
+        out.push(line);
+        budget.full -= line.length + 1;
+        continue;
+      }
+      budget.full = 0;
+      const name = oneLine(tool.name, MAX_NAME);
+      if (name.length + 2 <= budget.names) {
+        named.push(name);
+        budget.names -= name.length + 2;
+      } else uncounted++;
+    }
+    if (named.length > 0) out.push(`- Also, by name only (a call with the wrong arguments answers with the tool's parameters and description): ${named.join(", ")}`);
+    if (uncounted > 0) out.push(`- … and ${uncounted} more tools, not listed: the server offers too many to name here`);
+  }
   if (server.resources.length > 0) {
     out.push("Resources:");
-    for (const r of server.resources.slice(0, MAX_RESOURCES)) out.push(`- ${r.uri}${r.name && r.name !== r.uri ? ` (${r.name})` : ""}`);
+    for (const r of server.resources.slice(0, MAX_RESOURCES)) {
+      const uri = oneLine(r.uri, MAX_NAME);
+      const name = r.name ? oneLine(r.name, MAX_NAME) : undefined;
+      out.push(`- ${uri}${name && r.name !== r.uri ? ` (${name})` : ""}`);
+    }
     if (server.resources.length > MAX_RESOURCES) out.push(`- … and ${server.resources.length - MAX_RESOURCES} more`);
   }
   if (server.resourceTemplates.length > 0) {
     out.push("Resource templates:");
     for (const t of server.resourceTemplates.slice(0, MAX_RESOURCES)) {
-      out.push(`- ${t.uriTemplate}${t.description ? ` — ${oneLine(t.description, MAX_DESCRIPTION)}` : ""}`);
+      out.push(`- ${oneLine(t.uriTemplate, MAX_NAME)}${t.description ? ` — ${oneLine(t.description, MAX_DESCRIPTION)}` : ""}`);
     }
+    if (server.resourceTemplates.length > MAX_RESOURCES) out.push(`- … and ${server.resourceTemplates.length - MAX_RESOURCES} more`);
   }
   return out;
 }
 
-export function describeTool(tool: McpToolInfo): string {
+/** A tool's line: its name, compact parameters and description, each bounded. */
+export function describeTool(tool: Pick<McpToolInfo, "name" | "title" | "description" | "inputSchema">): string {
   const description = tool.description ?? tool.title;
-  return `- ${tool.name}(${compactParams(tool.inputSchema)})${description ? ` — ${oneLine(description, MAX_DESCRIPTION)}` : ""}`;
+  return `- ${oneLine(tool.name, MAX_NAME)}(${oneLine(compactParams(tool.inputSchema), MAX_SIGNATURE)})${description ? ` — ${oneLine(description, MAX_DESCRIPTION)}` : ""}`;
+}
+
+/** A server's tool names for an error message: at most 50, each bounded. */
+export function toolNames(tools: readonly { readonly name: string }[]): string {
+  if (tools.length === 0) return "none";
+  const shown = tools.slice(0, 50).map((t) => oneLine(t.name, MAX_NAME));
+  return tools.length > 50 ? `${shown.join(", ")} and ${tools.length - 50} more` : shown.join(", ");
 }
 
 /** `a: number, b?: "x"|"y"` from an object schema. */

@@ -7,7 +7,10 @@
  * the notifications that came first. Applied before `connect`, which installs the handlers.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** A response (result or error), told from a request or notification by shape: the transports have already checked the message is JSON-RPC. */
+const isResponse = (message: JSONRPCMessage): boolean => !("method" in message) && ("result" in message || "error" in message);
 
 export function deliverResponsesAfterNotifications<T extends Transport>(transport: T): T {
   let onmessage: Transport["onmessage"];
@@ -18,7 +21,7 @@ export function deliverResponsesAfterNotifications<T extends Transport>(transpor
     set: (handler: Transport["onmessage"]) => {
       onmessage = handler
         ? (message: JSONRPCMessage, extra?: Parameters<NonNullable<Transport["onmessage"]>>[1]) => {
-            if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) queueMicrotask(() => handler(message, extra));
+            if (isResponse(message)) queueMicrotask(() => handler(message, extra));
             else handler(message, extra);
           }
         : undefined;

@@ -2,26 +2,14 @@
  * One live connection to one server: its transport, the SDK `Client` over it, and the lists the
  * server offers (tools, resources, templates, prompts), refreshed when it says they changed.
  * It knows nothing of states or files; the hub owns those and reads this. Every wait here is
- * bounded: initialize by the connect timeout, a call by the server's timeout.
+ * bounded: initialize by the connect timeout, a call by the server's timeout. The SDK is loaded
+ * by connect() (load-sdk.ts): nothing before it needs the SDK.
  */
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type ElicitRequest,
-  type ElicitResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { loadMcpSdk, type McpSdk } from "./load-sdk";
 import { McpOAuthProvider, type McpOAuthHost } from "./oauth-provider";
 import { deliverResponsesAfterNotifications } from "./response-order";
 import { sandboxRefusal, type ConfinedLaunch, type McpServerSandbox } from "./server-sandbox";
@@ -71,6 +59,7 @@ export class ServerConnection {
   /** A `"sandbox": true` server's launch, once the sandbox has made it. */
   private confined: ConfinedLaunch | undefined;
   private closing = false;
+  private loadedSdk: McpSdk | undefined;
 
   constructor(
     readonly name: string,
@@ -94,6 +83,9 @@ export class ServerConnection {
 
   /** Connects and reads the lists; rejects with a sentence that explains the failure. */
   async connect(): Promise<void> {
+    this.loadedSdk = await loadMcpSdk();
+    if (this.closing) throw new Error(`server "${this.name}" was stopped while connecting`);
+    const { StreamableHTTPError } = this.loadedSdk;
     if (this.config.type === "stdio" && this.config.sandbox) this.confined = await this.confine();
     const types = this.config.typeInferred ? (["streamableHttp", "sse"] as const) : [this.config.type];
     for (const [i, type] of types.entries()) {
@@ -152,7 +144,14 @@ export class ServerConnection {
     await this.client?.sendRootsListChanged().catch(() => {});
   }
 
+  /** The SDK, once connect() has loaded it. */
+  private get sdk(): McpSdk {
+    if (!this.loadedSdk) throw new Error(`server "${this.name}": the MCP SDK is needed before connect()`);
+    return this.loadedSdk;
+  }
+
   private async connectWith(type: McpServerConfig["type"]): Promise<void> {
+    const { UnauthorizedError } = this.sdk;
     for (let attempt = 0; ; attempt++) {
       const transport = deliverResponsesAfterNotifications(this.createTransport(type));
       const client = this.createClient();
@@ -174,9 +173,10 @@ export class ServerConnection {
 
   private createTransport(type: McpServerConfig["type"]): Transport {
     const c = this.config;
+    const { JSONRPCMessageSchema, SSEClientTransport, StreamableHTTPClientTransport } = this.sdk;
     if (type === "stdio") {
       const confined = this.confined;
-      return new ProcessGroupStdioTransport(confined?.launch ?? this.stdioLaunch(), confined ? { onExited: () => confined.release() } : {});
+      return new ProcessGroupStdioTransport(confined?.launch ?? this.stdioLaunch(), { messageSchema: JSONRPCMessageSchema, ...(confined ? { onExited: () => confined.release() } : {}) });
     }
     const url = new URL(c.url ?? "");
     this.oauth ??= this.host.oauth ? new McpOAuthProvider(this.host.oauth, this.name, url.href) : undefined;
@@ -186,7 +186,7 @@ export class ServerConnection {
 
   private stdioLaunch(): StdioLaunch {
     const c = this.config;
-    return { command: c.command ?? "", args: c.args, env: { ...getDefaultEnvironment(), ...c.env }, ...(c.cwd ? { cwd: c.cwd } : {}) };
+    return { command: c.command ?? "", args: c.args, env: { ...this.sdk.getDefaultEnvironment(), ...c.env }, ...(c.cwd ? { cwd: c.cwd } : {}) };
   }
 
   /** The launch inside the sandbox; rejects with the sentence the panel shows when there is none. */
@@ -207,6 +207,7 @@ export class ServerConnection {
   }
 
   private createClient(): Client {
+    const { Client, ElicitRequestSchema, ListRootsRequestSchema } = this.sdk;
     const client = new Client(this.host.clientInfo, {
       capabilities: { roots: { listChanged: true }, elicitation: { form: { applyDefaults: true } } },
     });
@@ -223,6 +224,7 @@ export class ServerConnection {
   /** After the person signed in (the SDK called `authorize` through the provider), trade the code for tokens. */
   private async finishAuth(transport: Transport): Promise<boolean> {
     const code = this.oauth?.takeAuthorizationCode();
+    const { SSEClientTransport, StreamableHTTPClientTransport } = this.sdk;
     if (!code || !(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) return false;
     await transport.finishAuth(code);
     return true;
@@ -245,7 +247,7 @@ export class ServerConnection {
         return await run();
       } catch (error) {
         const transport = this.transport;
-        if (!(error instanceof UnauthorizedError) || attempt >= 2 || !transport || !(await this.finishAuth(transport).catch(() => false))) throw error;
+        if (!(error instanceof this.sdk.UnauthorizedError) || attempt >= 2 || !transport || !(await this.finishAuth(transport).catch(() => false))) throw error;
       }
     }
   }
@@ -253,6 +255,7 @@ export class ServerConnection {
   private callError(error: unknown, signal: AbortSignal | undefined): McpCallError {
     if (error instanceof McpCallError) return error;
     if (signal?.aborted) return new McpCallError("cancelled", "the call was cancelled (the server was sent notifications/cancelled)");
+    const { ErrorCode, McpError, UnauthorizedError } = this.sdk;
     if (error instanceof UnauthorizedError) return new McpCallError("unauthorized", `server "${this.name}" needs authorization: ${error.message}`);
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) return new McpCallError("timeout", `server "${this.name}" did not answer in time (${error.message})`);
@@ -272,6 +275,7 @@ export class ServerConnection {
   /** One sentence for the panel: what failed, and what the server showed of why. */
   private explain(error: unknown, when: string): string {
     const t = this.transport;
+    const { ErrorCode, McpError } = this.sdk;
     const text = errorMessage(error);
     const parts: string[] = [];
     if (t instanceof ProcessGroupStdioTransport && t.exitDescription()) {
@@ -315,6 +319,7 @@ export class ServerConnection {
 
   private watchLists(): void {
     const client = this.client as Client;
+    const { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } = this.sdk;
     const refresh = () => {
       this.readLists().then(
         () => this.onListsChanged(),

@@ -2,20 +2,27 @@
  * The stdio transport, written against the SDK's public `Transport` interface because the SDK's
  * own cannot make servers die with Tandem: it spawns the server as a plain child, so a crash of
  * the extension host (or a `kill -9` of the CLI) leaves the server and everything it started
- * running. Here each server runs in its own process group under a one-line launcher: a watcher
- * in that group reads an extra pipe (fd 3) from the hub and, when the hub's end closes — on
- * dispose, or because the hub's process died, whatever killed it — it terminates the whole
- * group, then kills it 2 s later. The server itself gets the group's SIGTERM at once on close.
+ * running. Here each server runs in its own process group under a lifeline (util/lifeline.ts):
+ * when the hub cuts it on close, or the hub's process dies, whatever killed it, its watcher ends
+ * the group and what carries the server's mark. The server itself gets the group's SIGTERM at
+ * once on close; what left the group (`setsid`) is also found through /proc while the hub lives
+ * (util/process-tree.ts), SIGTERM, then SIGKILL once the server has ended.
  *
  * It also bounds a message (a 10 MB result must parse, an endless line must not eat memory),
  * keeps the tail of stderr, and counts stdout lines that are not JSON-RPC, so a server that
  * prints banners or garbage says so in its failure instead of hanging silently.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { spawnWithLifeline, type LifelineChild } from "../util/lifeline";
+import { ProcessTree } from "../util/process-tree";
 import { OutputTail } from "./output-tail";
+
+/** Reads a parsed line as a message, throwing on anything else: the SDK's `JSONRPCMessageSchema` (passed in: the SDK loads with the first connection). */
+export interface MessageSchema {
+  parse(value: unknown): JSONRPCMessage;
+}
 
 export interface StdioLaunch {
   readonly command: string;
@@ -24,17 +31,10 @@ export interface StdioLaunch {
   readonly cwd?: string;
 }
 
-/**
- * $0 is a label, "$@" the server's command. The watcher ignores TERM so that the group's own
- * SIGTERM (sent on close) does not stop it before its SIGKILL; it closes the server's copy of fd 3.
- */
-const LAUNCHER = [
-  "( trap '' TERM INT HUP; cat <&3 >/dev/null 2>&1; kill -TERM 0 2>/dev/null; sleep 2; kill -KILL 0 2>/dev/null ) </dev/null >/dev/null 2>&1 &",
-  'exec 3<&- "$@"',
-].join("\n");
-
 const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const KILL_GRACE_MS = 2000;
+/** How often a server's descendants are looked for while it runs (and again when it is closed): a scan of /proc costs a few ms. */
+const COLLECT_EVERY_MS = 5000;
 
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -42,7 +42,9 @@ export class ProcessGroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private lifeline: Writable | undefined;
+  private lifeline: LifelineChild | undefined;
+  /** What the server started outside its process group. */
+  private tree: ProcessTree | undefined;
   private readonly stderr = new OutputTail();
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -55,13 +57,15 @@ export class ProcessGroupStdioTransport implements Transport {
   firstGarbage: string | undefined;
 
   private readonly maxMessageBytes: number;
+  private readonly messageSchema: MessageSchema;
   /** Called once when the process has ended (or could not start): a sandbox's launch is released then. */
   private onExited: (() => void) | undefined;
 
   constructor(
     private readonly launch: StdioLaunch,
-    options: { readonly maxMessageBytes?: number; readonly onExited?: () => void } = {},
+    options: { readonly messageSchema: MessageSchema; readonly maxMessageBytes?: number; readonly onExited?: () => void },
   ) {
+    this.messageSchema = options.messageSchema;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.onExited = options.onExited;
   }
@@ -96,19 +100,11 @@ export class ProcessGroupStdioTransport implements Transport {
     if (this.child) throw new Error("ProcessGroupStdioTransport already started");
     const { command, args, env, cwd } = this.launch;
     const windows = process.platform === "win32";
-    const child = windows
-      ? spawn(command, [...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"], shell: true, windowsHide: true })
-      : spawn("/bin/sh", ["-c", LAUNCHER, "tandem-mcp-server", command, ...args], {
-          env,
-          cwd,
-          detached: true,
-          stdio: ["pipe", "pipe", "pipe", "pipe"],
-        });
+    const launched = windows ? undefined : spawnWithLifeline(command, args, { env, cwd, label: "tandem-mcp-server" });
+    const child = launched?.child ?? spawn(command, [...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"], shell: true, windowsHide: true });
     this.child = child;
-    this.lifeline = windows ? undefined : (child.stdio[3] as Writable);
-    // The lifeline pipe must never keep the hub's process alive, nor carry errors out of here.
-    (this.lifeline as unknown as { unref?: () => void } | undefined)?.unref?.();
-    this.lifeline?.on("error", () => {});
+    this.lifeline = launched;
+    if (launched && child.pid !== undefined) this.tree = new ProcessTree(child.pid, { mark: launched.mark, collectEveryMs: COLLECT_EVERY_MS });
     child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => this.stderr.append(text));
@@ -117,11 +113,12 @@ export class ProcessGroupStdioTransport implements Transport {
       // After close() it may still have ended by itself first (an exit code, not our signal).
       const ownExit = signal === null && code !== 0 && code !== 143;
       this.exit = { code, signal, onItsOwn: !this.closeRequested || ownExit };
+      if (!this.closeRequested) void this.endTree();
       this.exited();
       for (const resolve of this.exitWaiters.splice(0)) resolve();
-      // Node's "close" waits for every stdio pipe, and the watcher holds fd 3: release it, which
+      // Node's "close" waits for every stdio pipe, and the watcher holds fd 3: cut it, which
       // also has the watcher end what the server left running in its group.
-      this.lifeline?.destroy();
+      this.lifeline?.cut();
     });
     child.on("close", () => this.finish());
     return new Promise((resolve, reject) => {
@@ -155,12 +152,33 @@ export class ProcessGroupStdioTransport implements Transport {
       else child.once("exit", () => resolve());
     });
     child.stdin?.end();
+    // Before the server is signalled: its children's links to it are how they are found.
+    this.tree?.kill("SIGTERM");
     this.killGroup(child, "SIGTERM");
-    // Closing our end tells the watcher to finish the job even if this process exits now.
-    this.lifeline?.destroy();
-    const timer = setTimeout(() => this.killGroup(child, "SIGKILL"), KILL_GRACE_MS);
+    // Cutting the lifeline tells the watcher to finish the job even if this process exits now.
+    this.lifeline?.cut();
+    const timer = setTimeout(() => {
+      this.tree?.kill("SIGKILL");
+      this.killGroup(child, "SIGKILL");
+    }, KILL_GRACE_MS);
     await ended;
     clearTimeout(timer);
+    await this.endTree();
+  }
+
+  /**
+   * What the server left outside its group (the watcher ends the group): SIGTERM, and SIGKILL for
+   * what still runs after the grace. Resolves when that is done, so a hub's shutdown covers it.
+   */
+  private async endTree(): Promise<void> {
+    const tree = this.tree;
+    if (!tree) return;
+    this.tree = undefined;
+    tree.kill("SIGTERM");
+    const deadline = Date.now() + KILL_GRACE_MS;
+    while (tree.running() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    tree.kill("SIGKILL");
+    tree.dispose();
   }
 
   private killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -200,7 +218,7 @@ export class ProcessGroupStdioTransport implements Transport {
     if (line.trim() === "") return;
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      message = this.messageSchema.parse(JSON.parse(line));
     } catch {
       this.garbageLines++;
       this.firstGarbage ??= line.slice(0, 200);
@@ -219,7 +237,7 @@ export class ProcessGroupStdioTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
-    this.lifeline?.destroy();
+    this.lifeline?.cut();
     this.onclose?.();
   }
 }

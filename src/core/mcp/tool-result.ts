@@ -39,6 +39,7 @@ export function normaliseToolResult(raw: Raw, limits: ResultLimits = DEFAULT_RES
     ...(structured ? { structuredContent: structured } : {}),
     ...(structuredContentOmitted ? { structuredContentOmitted } : {}),
     omittedChars: omitted,
+    ...(omitted > 0 ? { fullText: wholeText(content) } : {}),
   };
 }
 
@@ -46,7 +47,12 @@ export function normaliseResourceResult(raw: Raw, limits: ResultLimits = DEFAULT
   const items = Array.isArray(raw.contents) ? (raw.contents as Raw[]) : [];
   const content = boundImages(items.map((item) => fromResourceContents(item)), limits.maxImageChars);
   const { items: bounded, omitted } = boundText(content, limits.maxTextChars);
-  return { contents: bounded, omittedChars: omitted };
+  return { contents: bounded, omittedChars: omitted, ...(omitted > 0 ? { fullText: wholeText(content) } : {}) };
+}
+
+/** Every text part before the cut, one after another, as the person reads the whole result. */
+function wholeText(items: readonly McpContent[]): string {
+  return items.map(textOf).filter((text) => text.length > 0).join("\n\n");
 }
 
 function toContent(item: Raw): McpContent {

@@ -117,11 +117,15 @@ export interface McpToolResult {
   readonly structuredContentOmitted?: boolean;
   /** Characters of text removed from the middle to keep the result within bounds (0: none). */
   readonly omittedChars: number;
+  /** When text was cut: all of it, for the person to read (the task keeps it in a file); the model never gets it. */
+  readonly fullText?: string;
 }
 
 export interface McpResourceResult {
   readonly contents: readonly McpContent[];
   readonly omittedChars: number;
+  /** As McpToolResult's. */
+  readonly fullText?: string;
 }
 
 /** Progress a server reports during a call (`notifications/progress`). */
@@ -143,12 +147,15 @@ export type McpCallErrorCode =
   | "unauthorized"
   | "server_error";
 
+/** Characters of an error message kept: a server's error text goes to the model, and a server may send megabytes. */
+export const MAX_ERROR_CHARS = 2_000;
+
 export class McpCallError extends Error {
   constructor(
     readonly code: McpCallErrorCode,
     message: string,
   ) {
-    super(message);
+    super(message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}… [${message.length - MAX_ERROR_CHARS} more characters of the error not shown]` : message);
     this.name = "McpCallError";
   }
 }

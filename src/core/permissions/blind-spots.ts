@@ -16,7 +16,7 @@ import { abbreviates, parseOptions } from "./options";
 import { parseShell } from "./parse-shell";
 import { resolveCwd, staticText } from "./resolve-words";
 import type { ParsedScript, ShellArg, SimpleCommand } from "./shell-script";
-import { absolutePath, isInside, type DiskView } from "./workspace-paths";
+import { absolutePath, isInsideAny, type DiskView } from "./workspace-paths";
 
 export interface BlindSpot {
   readonly reason: string;
@@ -118,7 +118,7 @@ function destructionBlindSpot(effective: EffectiveCommand, ctx: BlindContext): B
   for (const target of plan.targets) {
     const where = absolutePath(target, env);
     if (where === null) return { reason: `\`${name}\` changes \`${target.raw}\`, a path only known when it runs`, hint: HINT.target };
-    if (plan.recursive && ctx.workspaceRoot !== null && !isInside(where, ctx.workspaceRoot, ctx.disk)) {
+    if (plan.recursive && ctx.workspaceRoot !== null && !isInsideAny(where, [ctx.workspaceRoot, ...(ctx.otherRoots ?? [])], ctx.disk)) {
       return { reason: `\`${name}\` deletes ${where} recursively, outside the workspace`, hint: HINT.outside };
     }
   }

@@ -43,6 +43,8 @@ export interface CommandPolicy {
   denyGuard: boolean;
   /** Where commands run; protects it from `rm -rf .` and friends. */
   workspaceRoot?: string;
+  /** The workspace's other folders (multi-root): reading there is reading inside, and they are protected like the root. */
+  otherRoots?: readonly string[];
   /** Defaults to os.homedir(). */
   homeDir?: string;
   /**

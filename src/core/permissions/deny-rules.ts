@@ -17,6 +17,8 @@ import type { ParsedScript, SimpleCommand } from "./shell-script";
 export interface DenyContext {
   readonly home: string;
   readonly workspaceRoot: string | null;
+  /** The workspace's other folders (multi-root): inside the workspace, and protected like its root. */
+  readonly otherRoots?: readonly string[];
   /** Where the line starts running: the workspace root, or the folder of an outer `bash -c`. */
   readonly startCwd: string | null;
   /** How deep inside `bash -c '…'` strings this line sits. */
@@ -68,7 +70,7 @@ function commandDenial(command: SimpleCommand, ctx: DenyContext): Denial | null 
   const cwd = resolveCwd(ctx.startCwd, command.cd, ctx.home);
   const nestedCtx = { ...ctx, startCwd: cwd };
   if (effective === null) return nestedDenial(assignedCode(command).scripts, nestedCtx);
-  const places = { home: ctx.home, workspaceRoot: ctx.workspaceRoot, cwd };
+  const places = { home: ctx.home, workspaceRoot: ctx.workspaceRoot, otherRoots: ctx.otherRoots ?? [], cwd };
   const rule = (r: DenyRule, reason: string | null): Denial | null => (reason === null ? null : { rule: r, reason });
   const inline = programText(effective, command.redirections);
   return (

@@ -110,4 +110,17 @@ describe("evaluateCommand", () => {
     evaluateCommand("ls | head", POLICY);
     expect(Error.stackTraceLimit).not.toBe(Infinity);
   });
+
+  it("counts the workspace's other folders as inside: reading them is safe, deleting one is refused like the root", () => {
+    const roots = { ...POLICY, otherRoots: ["/work/web"] };
+    expect(evaluateCommand("cat /work/web/src/a.ts", roots).decision).toBe("allow");
+    expect(evaluateCommand("cat /work/web/src/a.ts", POLICY).decision).toBe("ask");
+    expect(evaluateCommand("cat ../web/a.ts", roots).decision).toBe("allow");
+    expect(evaluateCommand("cat /work/other/a.ts", roots).decision).toBe("ask");
+    expect(evaluateCommand("rm -rf /work/web", roots)).toMatchObject({ decision: "deny", rule: "recursive-delete" });
+    expect(evaluateCommand("rm -rf /work/web", POLICY).decision).not.toBe("deny");
+    expect(evaluateCommand("rm -rf /work/web", { ...roots, yolo: true }).decision).toBe("deny");
+    expect(evaluateCommand("rm -rf /work/web/build", { ...roots, yolo: true }).decision).not.toBe("deny");
+    expect(() => evaluateCommand("ls", { ...POLICY, otherRoots: ["web"] })).toThrow(/absolute/);
+  });
 });

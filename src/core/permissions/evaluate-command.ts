@@ -22,7 +22,7 @@ import { LEXICAL_DISK } from "./workspace-paths";
 export function evaluateCommand(command: string, policy: Partial<CommandPolicy> = {}): CommandDecision {
   if (typeof command !== "string") throw new TypeError(`evaluateCommand needs the command line as a string, got ${typeof command}`);
   const settings = readPolicy(policy);
-  const { rules, denyGuard, workspaceRoot, home, disk } = settings;
+  const { rules, denyGuard, workspaceRoot, otherRoots, home, disk } = settings;
   const line = readLineText(command, settings.interactive);
   // YOLO without a sandbox: nobody looks, so what the guard cannot read must not run.
   const refuseUnreadable = settings.yolo && !settings.sandboxed && denyGuard;
@@ -42,7 +42,7 @@ export function evaluateCommand(command: string, policy: Partial<CommandPolicy> 
   }
   const { script } = parsed;
   const commands = script.commands.map((c) => c.text);
-  const ctx = { home, workspaceRoot, startCwd: workspaceRoot, depth: 0 };
+  const ctx = { home, workspaceRoot, otherRoots, startCwd: workspaceRoot, depth: 0 };
   const files = commandFiles(script, ctx, (c) => isReadOnlyCommand(c, rules));
   const decide = (decision: CommandDecision["decision"], rule: DecisionRule, reason: string): CommandDecision => ({ decision, rule, reason, commands, files });
   if (denyGuard) {
@@ -61,7 +61,7 @@ export function evaluateCommand(command: string, policy: Partial<CommandPolicy> 
   const notSafe = whyNotSafe(script, rules, { zshPossible });
   if (notSafe !== null) return decide("ask", "not-read-only", notSafe);
   if (!settings.readOutside && workspaceRoot !== null) {
-    const outside = outsideRead(script, { home, workspaceRoot, startCwd: workspaceRoot, disk });
+    const outside = outsideRead(script, { home, workspaceRoot, otherRoots, startCwd: workspaceRoot, disk });
     if (outside !== null) return decide("ask", "outside-workspace", `${outside} ("read files outside the workspace" is off)`);
   }
   return decide("allow", "read-only", "every command is a read-only command on the allow-list, reading inside the workspace");
@@ -92,6 +92,7 @@ function readPolicy(policy: Partial<CommandPolicy>) {
     interactive: flag("interactiveShell", true),
     shellName: policy.shell ? path.basename(policy.shell).toLowerCase() : null,
     workspaceRoot: policy.workspaceRoot === undefined ? null : absolute("workspaceRoot", policy.workspaceRoot),
+    otherRoots: (policy.otherRoots ?? []).map((root) => absolute("otherRoots", root)),
     home: absolute("homeDir", policy.homeDir ?? os.homedir()),
     disk: policy.disk ?? LEXICAL_DISK,
   };

@@ -22,10 +22,15 @@ export const GUARDS: Readonly<Record<string, Guard>> = {
   },
   sed: (args) => sedGuard(args),
   git: (_args, words) => gitGuard(words),
-  sort: (args) => {
+  sort: (args, words) => {
     const parsed = parseOptions(args, { shortWithValue: "kotST", longWithValue: ["key", "output", "field-separator", "buffer-size", "temporary-directory"] });
     if (parsed.letters.includes("o") || parsed.long.some((n) => abbreviates(n, "output", 2))) return "`sort -o` writes a file";
-    return parsed.long.some((n) => abbreviates(n, "compress-program", 2)) ? "`sort --compress-program` runs a program" : null;
+    if (parsed.long.some((n) => abbreviates(n, "compress-program", 2))) return "`sort --compress-program` runs a program";
+    return optionValues(words, "S", "buffer-size", "kotST").some(overSortBuffer) ? "`sort -S` asks for a buffer of over 1 GB or half the memory" : null;
+  },
+  column: (_args, words) => {
+    const widths = optionValues(words, "c", "output-width", "cCEHilnNoOprRsSTW");
+    return widths.some((w) => !/^\d{1,4}$/.test(w) || Number(w) > MAX_COLUMN_WIDTH) ? `\`column -c\` over ${MAX_COLUMN_WIDTH} characters makes lines that long` : null;
   },
   uniq: (args) => (parseOptions(args, { shortWithValue: "fsw" }).operands.length > 1 ? "`uniq` with two files writes the second" : null),
   tree: (_args, words) => (words.some((w) => w === "-o" || w.startsWith("-o")) ? "`tree -o` writes a file" : null),
@@ -62,6 +67,50 @@ export const GUARDS: Readonly<Record<string, Guard>> = {
     return reason === null ? null : `\`xargs\` runs a command that is not allowed: ${reason}`;
   },
 };
+
+/** Widths `column -c` may take without asking: a screen's, with room to spare. */
+const MAX_COLUMN_WIDTH = 1_000;
+const GIB = 1024 ** 3;
+/** GNU sort's SIZE suffixes; a bare number counts KiB. */
+const SORT_UNITS: Readonly<Record<string, number>> = { b: 1, k: 1024, m: 1024 ** 2, g: GIB, t: 1024 ** 4, p: 1024 ** 5, e: 1024 ** 6, z: 1024 ** 7, y: 1024 ** 8, r: 1024 ** 9, q: 1024 ** 10 };
+
+/** A `sort -S` value beyond 1 GiB or half of the memory, or one that cannot be read (which sort would refuse anyway). */
+function overSortBuffer(value: string): boolean {
+  const match = /^(\d+)(%|[bkmgtpezyrq])?$/i.exec(value);
+  if (!match) return true;
+  const number = Number(match[1]);
+  if (match[2] === "%") return number > 50;
+  return number * (SORT_UNITS[(match[2] ?? "k").toLowerCase()] ?? 1024) > GIB;
+}
+
+/**
+ * Every value given to the short option `letter` or the long option `long` (or an abbreviation of
+ * it): `-S 1G`, `-S1G`, `-nS1G`, `--buffer-size=1G`, `--buf 1G`. `withValue` lists the command's
+ * short options that take a value, which end a cluster.
+ */
+function optionValues(words: readonly string[], letter: string, long: string, withValue: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === "--") break;
+    if (word.startsWith("--")) {
+      const [name = "", value] = word.slice(2).split(/=(.*)/s);
+      if (!abbreviates(name, long, 3)) continue;
+      if (value !== undefined) values.push(value);
+      else values.push(words[++i] ?? "");
+      continue;
+    }
+    if (!word.startsWith("-") || word.length < 2) continue;
+    for (let at = 1; at < word.length; at++) {
+      const option = word[at] as string;
+      if (!withValue.includes(option)) continue;
+      const value = at + 1 < word.length ? word.slice(at + 1) : (words[++i] ?? "");
+      if (option === letter) values.push(value);
+      break;
+    }
+  }
+  return values;
+}
 
 function sedGuard(args: readonly ShellArg[]): string | null {
   const words = args.map((a) => staticText(a) ?? "");

@@ -8,11 +8,13 @@ import { effectiveCommand } from "./effective-command";
 import { readPaths } from "./read-paths";
 import { resolveCwd } from "./resolve-words";
 import type { ParsedScript, Pipeline, SimpleCommand } from "./shell-script";
-import { absolutePath, isInside, type DiskView } from "./workspace-paths";
+import { absolutePath, isInsideAny, type DiskView } from "./workspace-paths";
 
 export interface OutsideContext {
   readonly home: string;
   readonly workspaceRoot: string;
+  /** The workspace's other folders (multi-root): reading there is inside too. */
+  readonly otherRoots?: readonly string[];
   readonly startCwd: string | null;
   readonly disk: DiskView;
 }
@@ -43,7 +45,7 @@ function commandOutside(command: SimpleCommand, pipelines: readonly Pipeline[], 
   if (effective === null) return `the command name in \`${command.text}\` is only known when it runs`;
   const cwd = resolveCwd(ctx.startCwd, command.cd, ctx.home);
   const { paths, readsCwd } = readPaths(effective);
-  if (readsCwd && (cwd === null || !isInside(cwd, ctx.workspaceRoot, ctx.disk))) {
+  if (readsCwd && (cwd === null || !insideWorkspace(cwd, ctx))) {
     return `\`${effective.name}\` runs in ${cwd ?? "a folder only known when it runs"}, outside the workspace`;
   }
   for (const arg of paths) {
@@ -58,8 +60,12 @@ function commandOutside(command: SimpleCommand, pipelines: readonly Pipeline[], 
 
 function judge(where: string | null, written: string, who: string, ctx: OutsideContext): string | null {
   if (where === null) return `${who} reads \`${written}\`, a path only known when it runs`;
-  if (HARMLESS.test(where) || isInside(where, ctx.workspaceRoot, ctx.disk)) return null;
+  if (HARMLESS.test(where) || insideWorkspace(where, ctx)) return null;
   return `${who} reads ${where}, outside the workspace`;
+}
+
+function insideWorkspace(where: string, ctx: OutsideContext): boolean {
+  return isInsideAny(where, [ctx.workspaceRoot, ...(ctx.otherRoots ?? [])], ctx.disk);
 }
 
 /** True when the stage before this command is a command listing paths it was itself judged for. */

@@ -8,6 +8,8 @@ export interface ProtectedPlaces {
   readonly home: string;
   /** Null when the workspace root is not known or does not count (recursive chmod in a workspace). */
   readonly workspaceRoot: string | null;
+  /** The workspace's other folders (multi-root), protected like its root while it counts. */
+  readonly otherRoots?: readonly string[];
   /** The folder relative paths resolve against; null when unknown. */
   readonly cwd: string | null;
 }
@@ -57,9 +59,11 @@ function describe(folder: string, places: ProtectedPlaces): string | null {
   if (folder === home) return `your home folder ${home}`;
   if (SYSTEM_FOLDERS.has(folder)) return `the system folder ${folder}`;
   if (isAncestor(folder, home)) return `${folder}, which contains your home folder`;
-  const workspace = places.workspaceRoot === null ? null : clean(places.workspaceRoot);
-  if (workspace !== null && folder === workspace) return `the workspace root ${workspace}`;
-  if (workspace !== null && isAncestor(folder, workspace)) return `${folder}, which contains the workspace`;
+  if (places.workspaceRoot === null) return null;
+  for (const root of [places.workspaceRoot, ...(places.otherRoots ?? [])].map(clean)) {
+    if (folder === root) return `the workspace root ${root}`;
+    if (isAncestor(folder, root)) return `${folder}, which contains the workspace`;
+  }
   return null;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The only file that touches mvdan-sh: mvdan/sh's Bash parser (the parser behind shfmt) compiled
- * to JavaScript by GopherJS. It is synchronous, so the whole policy is. (sh-syntax, the WASM
- * build, returns JSON whose commands are empty position stubs: no use for this.)
+ * The only file that touches mvdan-sh (through shell-parser-library.ts, a lazy file of the
+ * bundles): mvdan/sh's Bash parser (the parser behind shfmt) compiled to JavaScript by GopherJS.
+ * It is synchronous, so the whole policy is. (sh-syntax, the WASM build, returns JSON whose
+ * commands are empty position stubs: no use for this.)
  *
  * Reading the tree through GopherJS's JavaScript wrappers costs 50-200 µs per field, which made
  * one evaluation take ~10 ms. So this file reads the Go values underneath instead: structs are
@@ -9,7 +10,7 @@
  * UTF-8 bytes, nil pointers are their type's `nil` object. mvdan-sh is pinned (0.10.1) and
  * `assertLayout` checks these facts on first use, so a different build fails loudly.
  */
-import mvdanSh, { type ShParser } from "mvdan-sh";
+import { mvdanSh, type ShParser } from "./shell-parser-library";
 
 /** A syntax node: a Go pointer to a mvdan/sh syntax struct. */
 export interface ShNode {

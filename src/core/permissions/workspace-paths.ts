@@ -26,13 +26,16 @@ export function absolutePath(arg: ShellArg, env: PathEnv): string | null {
   return env.cwd === null ? null : path.posix.join(env.cwd, value);
 }
 
-/** True when `absolute` lies in `root` (or is it), as written and where links lead. */
-export function isInside(absolute: string, root: string, disk: DiskView): boolean {
-  if (!within(path.posix.normalize(root), path.posix.normalize(absolute))) return false;
+/**
+ * True when `absolute` lies in one of the workspace's folders (or is one) as written, and where
+ * links lead lies in one of them too (a link from one folder into another stays inside).
+ */
+export function isInsideAny(absolute: string, roots: readonly string[], disk: DiskView): boolean {
+  if (!roots.some((root) => within(path.posix.normalize(root), path.posix.normalize(absolute)))) return false;
   // A glob cannot be followed: judge the folder it sits in.
   const globAt = absolute.search(/[*?[]/);
-  const fixed = globAt === -1 ? absolute : path.posix.dirname(absolute.slice(0, globAt + 1));
-  return within(safeReal(disk, root), safeReal(disk, fixed));
+  const fixed = safeReal(disk, globAt === -1 ? absolute : path.posix.dirname(absolute.slice(0, globAt + 1)));
+  return roots.some((root) => within(safeReal(disk, root), fixed));
 }
 
 function within(root: string, candidate: string): boolean {

@@ -18,9 +18,14 @@ const NATIVE_FORMAT_RECAP = "Call the tool through the function-calling interfac
 
 export const formatResponse = {
   /** The model answered with prose only. */
-  noToolsUsed(mode: ToolCallMode = "xml"): string {
+  /** `unknown`: call-shaped tags of the answer that name no tool, and the tools there are. */
+  noToolsUsed(mode: ToolCallMode = "xml", unknown?: { readonly tags: readonly string[]; readonly tools: readonly string[] }): string {
+    const named = unknown && unknown.tags.length > 0;
+    const tags = unknown?.tags.map((tag) => `<${tag}>`).join(", ");
     return [
-      "[ERROR] Your last message did not use a tool. Every message must use exactly one tool.",
+      named
+        ? `[ERROR] Your last message used ${tags}, which ${unknown.tags.length === 1 ? "is not a tool" : "are not tools"} here, so nothing was run. The tools you have are: ${unknown.tools.join(", ")}. Every message must use exactly one of them.`
+        : "[ERROR] Your last message did not use a tool. Every message must use exactly one tool.",
       mode === "xml" ? XML_FORMAT_RECAP : NATIVE_FORMAT_RECAP,
       "If the task is done, use attempt_completion to present the result. If you need information only the " +
         "person has, use ask_followup_question. Otherwise take the next step with the right tool.",
@@ -95,6 +100,20 @@ ${feedback}
   },
 
   /** Opens the first round after the person replies to a task that had completed. */
+  /** After the person went back to an earlier message and edited it, when the files changed after it stayed. */
+  editedFilesKept(): string {
+    return "[MESSAGE EDITED] The person went back to this point of the task and changed their message; what came after it is gone from the conversation. The files were NOT put back: the workspace may still hold changes made after this point. Check the current state before you go on.";
+  },
+
+  /** A task that ended on its approved plan, opened again: in Act mode to carry the plan out, in Plan mode to talk about it. */
+  approvedPlanReply(mode: "plan" | "act", feedback: string): string {
+    const note =
+      mode === "act"
+        ? "[PLAN APPROVED] The person approved your plan above and switched to Act mode: carry it out now, step by step, with your tools. The workspace may have changed since you explored it; check what a step depends on before you change it."
+        : "[PLAN REOPENED] The person came back to your approved plan, still in Plan mode. Answer them, and present the plan again with plan_mode_respond if it changes.";
+    return feedback.trim() ? `${note}\n<feedback>\n${feedback}\n</feedback>` : note;
+  },
+
   completedTaskReply(feedback: string): string {
     return (
       "[TASK REOPENED] This task was completed and the person has opened it again to reply. The workspace may have changed " +

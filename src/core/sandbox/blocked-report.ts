@@ -204,7 +204,8 @@ function mentionsAsWord(text: string, relative: string): boolean {
 
 function allowedSummary(facts: BlockedFacts): string {
   const { settings, scope } = facts;
-  const writable = [...scope.roots.map((root) => `${root} (the workspace)`), "$TMPDIR (the task's temp folder)", ...settings.writableFolders];
+  const workspace = scope.roots.length > 1 ? "a workspace folder" : "the workspace";
+  const writable = [...scope.roots.map((root) => `${root} (${workspace})`), "$TMPDIR (the task's temp folder)", ...settings.writableFolders];
   const network =
     settings.network === "all"
       ? "any host through the sandbox's proxy (not the machine's own localhost)"
@@ -216,3 +217,15 @@ function allowedSummary(facts: BlockedFacts): string {
     `credential stores in the home folder and the workspace's ignored and secret files cannot be read; the network reaches ${network}.`
   );
 }
+
+/** The finding, with the git files the command changed and Tandem put back (git-control-files.ts) said first. */
+export function withGitUndone(finding: BlockedFinding | undefined, undone: readonly string[]): BlockedFinding | undefined {
+  if (undone.length === 0) return finding;
+  const named = undone.slice(0, MAX_VIOLATIONS).join(", ") + (undone.length > MAX_VIOLATIONS ? `, and ${undone.length - MAX_VIOLATIONS} more` : "");
+  const forModel =
+    `The command changed files git obeys (${named}): git would read its settings or hooks from there, outside the sandbox. ` +
+    "Tandem put them back as they were. Change git's settings only by asking the person.";
+  const forPerson: SandboxBlock[] = undone.map((file) => ({ kind: "protected", target: file, evidence: "changed by the command; put back after it ended" }));
+  return { forModel: finding ? `${forModel}\n\n${finding.forModel}` : forModel, forPerson: [...forPerson, ...(finding?.forPerson ?? [])] };
+}
+

@@ -19,12 +19,17 @@ import { errorText } from "../util/error-text";
 import { isProcessRunning } from "../util/process-running";
 import { isWithin } from "../util/real-paths";
 import { REGISTRY_DOMAINS } from "./network-domains";
-import { CREDENTIAL_ENV_PATTERNS, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
+import { isLocalAddress, LOCAL_ADDRESS_RANGES, LOCAL_HOST_NAMES } from "../util/local-addresses";
+import { credentialCasePatterns, homeDeniedReads, workspaceReadOnlyPaths } from "./protected-locations";
 import { leaveProcessGroup, processLimitLines, removeLeftoverProcessGroups } from "./process-limit";
 import { ensureVendorExecutable } from "./vendor-files";
+import { socatDyingWithParent } from "./bridge-program";
 import { shellQuote } from "./shell-quote";
-import { findBlocked, type BlockedFinding } from "./blocked-report";
+import { findBlocked, withGitUndone, type BlockedFinding } from "./blocked-report";
+import { gitDirsOf, restoreGitControl, snapshotGitControl } from "./git-control-files";
 import type { CommandScope } from "./command-scope";
+import type { PathGuard } from "../ignore/path-guard";
+import { WorkspaceWalks } from "./workspace-scan";
 
 type Manager = typeof SandboxManager;
 
@@ -40,6 +45,11 @@ export interface SandboxStartOptions {
    * Without it the probe runs at once, so a settings view can say what turning it on would do.
    */
   readonly probeWhenNeeded?: boolean;
+  /**
+   * The check waits for this (the panel's first state, which loading the library and its probe
+   * processes would delay), unless something needs the sandbox first: ready(), update(), a command.
+   */
+  readonly checkAfter?: Promise<unknown>;
 }
 
 
@@ -66,9 +76,18 @@ export class CommandSandbox {
   private launches = 0;
   /** The seccomp helper beside the bundle (undefined: the library finds its own). */
   private seccompHelper: string | undefined;
-  private checked: Promise<void>;
+  /** socat as the library starts it, dying with this process (undefined: the library's own lookup). */
+  private bridgeProgram: string | undefined;
+  /** Undefined until the check starts (see SandboxStartOptions.checkAfter). */
+  private checked: Promise<void> | undefined;
+  private readonly beginCheck: () => Promise<void>;
+  /** Settles with the first check, however it started (settled() waits here without starting it). */
+  private readonly firstCheck: Promise<void>;
+  private firstCheckDone!: () => void;
   private probed = false;
   private disposed = false;
+  /** Per guard (another guard judges by other rules), per workspace: kept across the session's tasks. */
+  private readonly walks = new WeakMap<PathGuard, Map<string, WorkspaceWalks>>();
 
   private constructor(settings: SandboxSettings, options: SandboxStartOptions) {
     this.settings = settings;
@@ -77,7 +96,18 @@ export class CommandSandbox {
     this.current = this.statusWith({ available: false, reason: "The sandbox is being checked." });
     const probeNow = !(options.probeWhenNeeded && settings.mode === "off");
     if (!probeNow) this.current = this.statusWith({ available: false, reason: "Not checked: the sandbox is off for this run." });
-    this.checked = Promise.all([probeNow ? this.check() : undefined, removeLeftoverFolders()]).then(() => undefined);
+    this.firstCheck = new Promise((resolve) => (this.firstCheckDone = resolve));
+    this.beginCheck = () =>
+      Promise.all([probeNow ? this.check() : undefined, removeLeftoverFolders()])
+        .then(() => undefined)
+        .finally(() => this.firstCheckDone());
+    if (options.checkAfter) void options.checkAfter.then(() => this.whenChecked(), () => this.whenChecked());
+    else void this.whenChecked();
+  }
+
+  /** The check, started now if it had not started. */
+  private whenChecked(): Promise<void> {
+    return (this.checked ??= this.beginCheck());
   }
 
   /** Starts checking at once; `ready()` (and every wrap) waits for the check. */
@@ -85,9 +115,15 @@ export class CommandSandbox {
     return new CommandSandbox(settings, options);
   }
 
-  /** The state once the machine has been checked. */
+  /** The state once the machine has been checked (the check starts now if it was waiting). */
   async ready(): Promise<SandboxStatus> {
-    await this.checked;
+    await this.whenChecked();
+    return this.current;
+  }
+
+  /** The state once the machine has been checked, without hurrying the check (the panel's feed). */
+  async settled(): Promise<SandboxStatus> {
+    await this.firstCheck;
     return this.current;
   }
 
@@ -98,7 +134,7 @@ export class CommandSandbox {
 
   /** New settings: the mode and network apply to the next command. */
   async update(settings: SandboxSettings): Promise<SandboxStatus> {
-    await this.checked;
+    await this.whenChecked();
     this.settings = settings;
     if (!this.probed && settings.mode !== "off") {
       this.checked = this.check();
@@ -112,7 +148,7 @@ export class CommandSandbox {
 
   /** Wraps `command` to run confined in `scope`. Throws when the sandbox is not active. */
   async wrap(command: string, scope: CommandScope, signal?: AbortSignal): Promise<SandboxedLine> {
-    await this.checked;
+    await this.whenChecked();
     const manager = this.manager;
     if (!this.current.active || !manager) throw new Error(this.current.reason ?? "The sandbox is not active.");
     const commandId = randomBytes(16).toString("base64url");
@@ -122,21 +158,35 @@ export class CommandSandbox {
     this.makeListedFolders();
     const wrapped = await manager.wrapWithSandbox(inner, "/bin/sh", config, signal, { commandId, commandText: command });
     const launcher = this.writeLauncher(wrapped, processLimitLines());
+    const gitDirs = gitDirsOf(scope.roots, scope.readOnly);
+    const gitBefore = snapshotGitControl(gitDirs);
+    let gitUndone: string[] = [];
     let released = false;
     return {
       // The command rides along as an argument the launcher ignores, so the terminal shows what runs.
       line: `/bin/sh ${shellQuote(launcher)} ${shellQuote(command)}`,
       blocked: (exitCode, output) => {
         const violations = manager.annotateStderrWithSandboxFailures(commandId, "");
-        return findBlocked({ exitCode, output, violations, scope, settings: this.settings, status: this.current, home: this.home });
+        return withGitUndone(findBlocked({ exitCode, output, violations, scope, settings: this.settings, status: this.current, home: this.home }), gitUndone);
       },
       release: () => {
         if (released) return;
         released = true;
         rmSync(launcher, { force: true });
         manager.cleanupAfterCommand();
+        gitUndone = restoreGitControl(gitDirs, gitBefore);
       },
     };
+  }
+
+  /** The session's walks of the workspace at `roots` under `guard`: a new task uses the last one while its own runs. */
+  walksOf(roots: readonly string[], guard: PathGuard): WorkspaceWalks {
+    let byRoots = this.walks.get(guard);
+    if (!byRoots) this.walks.set(guard, (byRoots = new Map()));
+    const key = roots.join("\0");
+    let walks = byRoots.get(key);
+    if (!walks) byRoots.set(key, (walks = new WorkspaceWalks(roots, guard)));
+    return walks;
   }
 
   /** A new temp folder for a task: writable inside the sandbox, where TMPDIR points. */
@@ -147,7 +197,7 @@ export class CommandSandbox {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.checked.catch(() => {});
+    await this.checked?.catch(() => {});
     if (this.processDir) {
       if (isWithin(this.processDir, process.cwd())) process.chdir(tmpdir());
       rmSync(this.processDir, { recursive: true, force: true });
@@ -191,9 +241,10 @@ export class CommandSandbox {
     const technology = process.platform === "linux" ? "bubblewrap" : "Seatbelt";
     if (!SandboxManager.isSupportedPlatform()) return { available: false, reason: `This ${process.platform} system is not supported by the sandbox runtime.` };
     this.seccompHelper = ensureVendorExecutable(bundleFolder());
+    this.bridgeProgram = socatDyingWithParent(`${PROCESS_DIR_PREFIX}${process.pid}-bridge-`);
     const dependencies = SandboxManager.checkDependencies(NO_CWD_SCAN);
     if (dependencies.errors.length > 0) return { available: false, reason: `${dependencies.errors.join("; ")}. ${installHint()}` };
-    await SandboxManager.initialize(this.baseConfig(), undefined, true);
+    await SandboxManager.initialize(this.baseConfig(), async (request) => this.openNetworkAllows(request.host), true);
     this.manager = SandboxManager;
     const probeFailure = await this.runProbe(SandboxManager);
     if (probeFailure !== undefined) {
@@ -219,6 +270,23 @@ export class CommandSandbox {
     }
   }
 
+  /**
+   * The proxy's last word on a host no list decided. With the network open ("all"), any host but
+   * an address of this machine or its network (127.0.0.2, [::], [::ffff:127.0.0.1], 10.x: names of
+   * such addresses are the lists' to refuse); otherwise none.
+   */
+  private openNetworkAllows(host: string): true | { allow: false; reason: string } {
+    if (this.settings.network !== "all") return { allow: false, reason: "host is not on the allow list" };
+    const literal = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+    let canonical: string;
+    try {
+      canonical = new URL(`http://${literal}/`).hostname; // as the resolver reads it: 2130706433 is 127.0.0.1
+    } catch {
+      return { allow: false, reason: "malformed host" };
+    }
+    return isLocalAddress(canonical) ? { allow: false, reason: "an address on this machine or its private network" } : true;
+  }
+
   private allowedDomains(): string[] {
     if (this.settings.network !== "allowList") return [];
     return [...new Set([...REGISTRY_DOMAINS, ...this.settings.allowedDomains])];
@@ -229,16 +297,18 @@ export class CommandSandbox {
     const network = this.settings.network;
     return {
       network: {
-        // "*" lets the proxy pass every host but this machine's own; an empty list blocks all.
-        allowedDomains: network === "all" ? ["*"] : network === "none" ? [] : this.allowedDomains(),
-        deniedDomains: network === "all" ? [...LOCAL_HOSTS] : [],
-        ...(network === "all" ? { deniedResolvedAddresses: [...LOCAL_ADDRESSES] } : {}),
+        // "all" leaves every host to openNetworkAllows, which keeps this machine's and its network's
+        // addresses out; names of them are refused here, and names resolving there by the proxy.
+        allowedDomains: network === "all" || network === "none" ? [] : this.allowedDomains(),
+        deniedDomains: network === "all" ? [...LOCAL_HOST_NAMES] : [],
+        ...(network === "all" ? { deniedResolvedAddresses: [...LOCAL_ADDRESS_RANGES] } : {}),
       },
       filesystem: { denyRead: this.deniedReads([]), allowWrite: [], denyWrite: [] },
       // Tandem lists the workspace's protected paths itself (protected-locations.ts, and the scan for nested ones).
       ripgrep: NO_CWD_SCAN,
       mandatoryDenySearchDepth: 1,
       ...(this.seccompHelper ? { seccomp: { applyPath: this.seccompHelper } } : {}),
+      ...(this.bridgeProgram ? { socatPath: this.bridgeProgram } : {}),
     };
   }
 
@@ -246,7 +316,7 @@ export class CommandSandbox {
   private commandConfig(scope: CommandScope): Partial<SandboxRuntimeConfig> {
     const writable = this.writable(scope);
     // Tandem itself (the bundle, the seccomp helper) runs outside the sandbox: never writable from inside.
-    const ownFiles = [bundleFolder(), ...(this.seccompHelper ? [path.dirname(this.seccompHelper)] : [])].filter((own) =>
+    const ownFiles = [bundleFolder(), ...(this.seccompHelper ? [path.dirname(this.seccompHelper)] : []), ...(this.bridgeProgram ? [this.bridgeProgram] : [])].filter((own) =>
       writable.some((folder) => isWithin(folder, own)),
     );
     return {
@@ -311,7 +381,7 @@ const DROP_CREDENTIALS = [
   `for _tandem_v in $(export -p); do`,
   `  case "$_tandem_v" in "export "* | "declare -x "*) ;; *) continue ;; esac`,
   `  _tandem_v=\${_tandem_v#export }; _tandem_v=\${_tandem_v#declare -x }; _tandem_v=\${_tandem_v%%=*}`,
-  `  case "$_tandem_v" in "" | [0-9]* | *[!A-Za-z0-9_]*) ;; ${CREDENTIAL_ENV_PATTERNS.join(" | ")}) unset "$_tandem_v" ;; esac`,
+  `  case "$_tandem_v" in "" | [0-9]* | *[!A-Za-z0-9_]*) ;; ${credentialCasePatterns().join(" | ")}) unset "$_tandem_v" ;; esac`,
   `done`,
   `set +f; IFS=$_tandem_ifs; unset _tandem_v _tandem_ifs`,
 ].join("\n");
@@ -323,10 +393,6 @@ const DROP_CREDENTIALS = [
  * one that lists nothing: it cost about 10 ms of every command (measured: `npm run bench sandbox`).
  */
 const NO_CWD_SCAN = { command: "true" } as const;
-
-/** With every host allowed, this machine's own services stay out of reach (as without the sandbox's proxy they would be). */
-const LOCAL_HOSTS = ["localhost", "*.localhost", "127.0.0.1", "::1", "0.0.0.0", "169.254.169.254"] as const;
-const LOCAL_ADDRESSES = ["127.0.0.0/8", "::1/128", "0.0.0.0/32", "169.254.0.0/16", "fe80::/10"] as const;
 
 /** The folder this code runs from: dist/ for the bundles. */
 function bundleFolder(): string {

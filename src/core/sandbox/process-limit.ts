@@ -70,13 +70,20 @@ export function removeLeftoverProcessGroups(): void {
   // Siblings of this process's own group: where other Tandems of the same parent made theirs.
   const parent = ownGroup?.parent ?? currentGroup();
   if (!parent) return;
+  let names: string[];
   try {
-    for (const name of readdirSync(parent)) {
-      const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)(-|$)`).exec(name)?.[1]);
-      if (pid > 0 && pid !== process.pid && !isProcessRunning(pid)) rmdirSync(path.join(parent, name));
-    }
+    names = readdirSync(parent);
   } catch {
-    // Not ours to list, or still busy: left for a later start.
+    return; // Not ours to list.
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)(-|$)`).exec(name)?.[1]);
+    if (!(pid > 0) || pid === process.pid || isProcessRunning(pid)) continue;
+    try {
+      rmdirSync(path.join(parent, name));
+    } catch {
+      // Its commands still run (EBUSY), or another Tandem removed it first: the others still go.
+    }
   }
 }
 

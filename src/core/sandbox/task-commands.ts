@@ -1,8 +1,8 @@
 /**
  * The one way a task runs commands (execute_command, the result's suggested command, and what
  * runs in the background): through the host's terminal, confined by the OS sandbox when it is
- * active. Owns the task's temp folder (TMPDIR inside the sandbox) and the walk of the workspace
- * that finds what the sandbox must hide.
+ * active. Owns the task's temp folder (TMPDIR inside the sandbox), and starts the task's walk of
+ * the workspace (what the sandbox must hide; the walks are the session's: workspace-scan.ts).
  */
 import { rmSync } from "node:fs";
 import type { CommandExit, RunCommandOptions, RunningCommand, TerminalHost } from "../../host/bridge";
@@ -11,7 +11,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { BlockedFinding } from "./blocked-report";
 import type { PathGuard } from "../ignore/path-guard";
 import type { CommandSandbox, SandboxedLine } from "./command-sandbox";
-import { WorkspaceScanCache } from "./workspace-scan";
+import type { WorkspaceWalks } from "./workspace-scan";
 
 /** A command started by TaskCommands: the host's RunningCommand, and what the sandbox saw. */
 export interface TaskCommand extends RunningCommand {
@@ -54,17 +54,26 @@ export function confinementOf(status: SandboxStatus | undefined, outsideSandbox:
   return { kind: "none", why: "unavailable", ...(status.reason ? { reason: status.reason } : {}) };
 }
 
+/** What a task needs of the session's CommandSandbox. */
+export type TaskSandbox = Pick<CommandSandbox, "status" | "wrap" | "makeTaskTemp" | "walksOf">;
+
 export class TaskCommands implements CommandRunner {
   private tempDir: string | undefined;
-  private readonly scan: WorkspaceScanCache;
+  private walked = false;
 
   constructor(
     private readonly terminal: TerminalHost,
-    private readonly commandSandbox: CommandSandbox | undefined,
+    private readonly commandSandbox: TaskSandbox | undefined,
     private readonly roots: readonly string[],
-    guard: PathGuard,
-  ) {
-    this.scan = new WorkspaceScanCache(roots, guard);
+    private readonly guard: PathGuard,
+  ) {}
+
+  /**
+   * The task begins: when commands run sandboxed, the workspace is walked now, while the model
+   * writes its first answer, so its first command need not wait. Once per task.
+   */
+  walkAhead(): void {
+    if (this.commandSandbox?.status.active) this.startWalk(this.walksOf(this.commandSandbox));
   }
 
   get sandbox(): SandboxStatus | undefined {
@@ -80,7 +89,8 @@ export class TaskCommands implements CommandRunner {
     if (!this.commandSandbox || confinement.kind !== "sandboxed") return unconfined(this.terminal.run(command, options), confinement);
     const prepared = this.prepare(this.commandSandbox, command, options);
     const start = (line: string) => this.terminal.run(line, { ...options, shownAs: command });
-    return new ConfinedCommand(confinement, prepared, start, () => this.scan.refresh(), options.signal);
+    const walks = this.walksOf(this.commandSandbox);
+    return new ConfinedCommand(confinement, prepared, start, () => walks.refresh(), options.signal);
   }
 
   /**
@@ -98,15 +108,42 @@ export class TaskCommands implements CommandRunner {
     this.tempDir = undefined;
   }
 
-  private async prepare(sandbox: CommandSandbox, command: string, options: CommandRunOptions): Promise<SandboxedLine> {
-    const findings = await this.scan.current();
-    this.tempDir ??= sandbox.makeTaskTemp();
-    const shell = this.terminal.shell?.path;
-    return sandbox.wrap(
-      command,
-      { cwd: options.cwd, roots: this.roots, tempDir: this.tempDir, hiddenReads: findings.hiddenReads, readOnly: findings.readOnly, ...(shell ? { shell } : {}) },
-      options.signal,
-    );
+  private walksOf(sandbox: TaskSandbox): WorkspaceWalks {
+    return sandbox.walksOf(this.roots, this.guard);
+  }
+
+  private startWalk(walks: WorkspaceWalks): void {
+    if (this.walked) return;
+    this.walked = true;
+    walks.start();
+  }
+
+  private async prepare(sandbox: TaskSandbox, command: string, options: CommandRunOptions): Promise<SandboxedLine> {
+    // Without the walk ahead (the sandbox came on since, a test): an earlier task's walk serves only while this one's runs.
+    const walks = this.walksOf(sandbox);
+    this.startWalk(walks);
+    const findings = await walks.current();
+    const resume = walks.hold();
+    try {
+      this.tempDir ??= sandbox.makeTaskTemp();
+      const shell = this.terminal.shell?.path;
+      const line = await sandbox.wrap(
+        command,
+        { cwd: options.cwd, roots: this.roots, tempDir: this.tempDir, hiddenReads: findings.hiddenReads, readOnly: findings.readOnly, ...(shell ? { shell } : {}) },
+        options.signal,
+      );
+      return {
+        line: line.line,
+        blocked: (exitCode, output) => line.blocked(exitCode, output),
+        release: () => {
+          resume();
+          line.release();
+        },
+      };
+    } catch (error) {
+      resume();
+      throw error;
+    }
   }
 }
 

@@ -2,14 +2,16 @@
  * What the sandbox must hide or protect inside the workspace, found by one walk of it: the files
  * (and folders) the ignore guard keeps from tools, and nested repositories' hooks and config and
  * nested guard folders. A walk costs what the workspace holds, so commands never wait for one
- * except the task's first: each command uses the last finished walk, and a new walk starts in
- * the background when a command ends (it sees what that command created), at most every 5 s.
+ * but the session's first: a walk starts when a task begins and, in the background, when a
+ * command ends (it sees what that command created, at most every 5 s); each command uses the
+ * last finished one (WorkspaceWalks).
  */
 import { opendir, readdir } from "node:fs/promises";
 import * as path from "node:path";
 import { GUARD_FOLDERS } from "../ignore/guard-files";
 import type { PathGuard } from "../ignore/path-guard";
 import { isWithin } from "../util/real-paths";
+import { existingObeyed } from "./protected-locations";
 
 /** Dependency folders hold packaged files, not the person's credentials; walking them would cost the most. */
 const NOT_WALKED = new Set(["node_modules", ".git"]);
@@ -34,12 +36,19 @@ export interface WorkspaceFindings {
   readonly hiddenWhole: readonly string[];
 }
 
-export async function scanWorkspace(roots: readonly string[], guard: PathGuard, maxEntries = MAX_ENTRIES): Promise<WorkspaceFindings> {
+/** `paused`: a promise to wait for before the next folder (a command is starting), or none. */
+export async function scanWorkspace(
+  roots: readonly string[],
+  guard: PathGuard,
+  maxEntries = MAX_ENTRIES,
+  paused: () => Promise<void> | undefined = () => undefined,
+): Promise<WorkspaceFindings> {
   const hiddenReads: string[] = [];
   const readOnly: string[] = [];
   let entries = 0;
   const pending = roots.map((root) => ({ folder: root, top: true }));
   while (pending.length > 0) {
+    await paused();
     const { folder, top } = pending.pop() as { folder: string; top: boolean };
     let dir;
     try {
@@ -57,7 +66,7 @@ export async function scanWorkspace(roots: readonly string[], guard: PathGuard, 
           continue;
         }
         // The root's own guard folders are protected by name (protected-locations.ts); nested ones are found here.
-        if (!top && entry.name === ".git") readOnly.push(path.join(full, "hooks"), path.join(full, "config"));
+        if (!top && entry.name === ".git") readOnly.push(path.join(full, "hooks"), path.join(full, "config"), ...existingObeyed(full));
         if (entry.name === ".git") readOnly.push(...(await submoduleGitFiles(path.join(full, "modules"))));
         else if (!top && (GUARD_FOLDERS as readonly string[]).includes(entry.name)) readOnly.push(full);
         if (!NOT_WALKED.has(entry.name)) pending.push({ folder: full, top: false });
@@ -136,43 +145,113 @@ async function submoduleGitFiles(modules: string, depth = 0): Promise<string[]> 
 
 /** A walk costs what the workspace holds: after a command, a new one starts at most this often. */
 const MIN_WALK_INTERVAL_MS = 5_000;
+/**
+ * A command that runs on an earlier walk holds the running one this long at most: on two cores,
+ * a walk beside a starting sandbox cost it 30 to 50 ms (`npm run bench sandbox`).
+ */
+const MAX_HOLD_MS = 250;
 
-/** The last finished walk, refreshed in the background after commands (at most every few seconds). */
-export class WorkspaceScanCache {
-  private latest: Promise<WorkspaceFindings> | undefined;
+export type Walker = (roots: readonly string[], guard: PathGuard, paused: () => Promise<void> | undefined) => Promise<WorkspaceFindings>;
+
+/**
+ * The walks of one workspace under one guard, kept for the session (CommandSandbox.walksOf): the
+ * last finished walk, and the one running. A task starts one when it begins, so its first command
+ * normally finds it done; until it is, commands take the last finished walk of an earlier task
+ * and only the session's first command waits. The price: a secret made since that walk (by the
+ * person, between tasks) is not hidden until the new walk ends, at most one walk after the task
+ * began (as within a task, between two walks), plus the pauses below. The roots' own entries,
+ * where `.env` files sit, are judged again meanwhile, cheaply. A command on an earlier walk
+ * pauses the running one while it runs, at most MAX_HOLD_MS.
+ */
+export class WorkspaceWalks {
+  private finished: WorkspaceFindings | undefined;
   private running: Promise<WorkspaceFindings> | undefined;
-  private lastStarted = 0;
+  private lastStarted = -Infinity;
+  /** Set while commands hold the walk: it waits between folders until the last is released. */
+  private gate: { readonly promise: Promise<void>; readonly open: () => void; holds: number } | undefined;
 
   constructor(
     private readonly roots: readonly string[],
     private readonly guard: PathGuard,
+    private readonly walker: Walker = (walked, judged, paused) => scanWorkspace(walked, judged, MAX_ENTRIES, paused),
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** The task's first call waits for a walk; later ones take the last finished one. */
-  current(): Promise<WorkspaceFindings> {
-    this.latest ??= this.walk();
-    return this.latest;
+  /** A task begins: a new walk, unless one is running (it began at most a walk ago). */
+  start(): void {
+    if (!this.running) void this.walk(); // its failure is handled in walk()
   }
 
-  /** Walks again in the background (one at a time); the next command uses it once it has finished. */
+  /** A command ended: walk again in the background (it sees what the command created), at most every few seconds. */
   refresh(): void {
-    if (this.running || Date.now() - this.lastStarted < MIN_WALK_INTERVAL_MS) return;
-    const walk = this.walk();
-    this.running = walk;
-    walk
-      .then(
-        () => {
-          this.latest = walk;
-        },
-        () => {},
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
+    if (this.now() - this.lastStarted >= MIN_WALK_INTERVAL_MS) this.start();
+  }
+
+  /** What a command must hide: the last finished walk at once; only when none has finished yet, the running one. */
+  current(): Promise<WorkspaceFindings> {
+    const finished = this.finished;
+    if (!finished) return this.running ?? this.walk();
+    return this.running ? withRootEntries(finished, this.roots, this.guard) : Promise.resolve(finished);
+  }
+
+  /**
+   * A command got its findings and starts: the running walk (or one starting meanwhile) pauses
+   * until the returned release, or MAX_HOLD_MS, so it does not take the CPU the sandbox starts
+   * with. Only once findings are in hand: a command waiting for a walk never holds it.
+   */
+  hold(): () => void {
+    if (!this.gate) {
+      let open = () => {};
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      this.gate = { promise, open, holds: 0 };
+    }
+    const gate = this.gate;
+    gate.holds++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      if (--gate.holds > 0) return;
+      if (this.gate === gate) this.gate = undefined;
+      gate.open();
+    };
+    const timer = setTimeout(release, MAX_HOLD_MS);
+    timer.unref();
+    return release;
   }
 
   private walk(): Promise<WorkspaceFindings> {
-    this.lastStarted = Date.now();
-    return scanWorkspace(this.roots, this.guard);
+    this.lastStarted = this.now();
+    const walk = this.walker(this.roots, this.guard, () => this.gate?.promise);
+    this.running = walk;
+    // Attached first, so whoever awaits the walk finds it recorded as finished.
+    const ended = () => {
+      if (this.running === walk) this.running = undefined;
+    };
+    walk.then((found) => {
+      this.finished = found;
+      ended();
+    }, ended); // a failed walk is not kept: the last finished one stays, and with none the waiting command fails
+    return walk;
   }
+}
+
+/** An earlier walk's findings, and the roots' own entries the guard hides now (one listing per root). */
+async function withRootEntries(found: WorkspaceFindings, roots: readonly string[], guard: PathGuard): Promise<WorkspaceFindings> {
+  const hidden = new Set(found.hiddenReads);
+  const added: string[] = [];
+  for (const root of roots) {
+    let entries;
+    try {
+      entries = await readdir(root, { withFileTypes: true });
+    } catch {
+      continue; // gone or unreadable: the sandbox cannot read it either
+    }
+    for (const entry of entries) {
+      const full = path.join(root, entry.name);
+      if (!hidden.has(full) && guard.isIgnored(entry.isDirectory() ? `${full}${path.sep}` : full)) added.push(full);
+    }
+  }
+  return added.length === 0 ? found : { ...found, hiddenReads: [...found.hiddenReads, ...added] };
 }

@@ -77,6 +77,17 @@ describe("removeLeftoverTempFiles", () => {
     expect(await readdir(path.join(storage, "tasks", "t1"))).toEqual(["ui_messages.jsonl"]);
   });
 
+  it("does not enter a skipped folder (the checkpoint stores, which clear their own leftovers under their lock)", async () => {
+    const storage = path.join(dir, "storage");
+    const indexName = path.join(storage, "checkpoints", "ws-1234", "git", ".index.tandem-999999999-00aa00aa.tmp");
+    const leftover = path.join(storage, "tasks", "t1", ".x.tandem-999999999-00aa00aa.tmp");
+    await touch(indexName, 120_000);
+    await touch(leftover);
+    const result = await removeLeftoverTempFiles([storage], { skip: [path.join(storage, "checkpoints")] });
+    expect(result.removed).toEqual([leftover]);
+    expect(existsSync(indexName)).toBe(true);
+  });
+
   it("does not follow symlinks and stops after a bounded number of folders", async () => {
     const outside = path.join(dir, "outside");
     const outsideTemp = path.join(outside, ".a.tandem-999999999-00000000.tmp");

@@ -36,7 +36,12 @@ export function workspaceKey(workspace: string): string {
 
 /** The CLI's storage root for a workspace: `<data folder>/workspaces/<workspace key>`. */
 export function workspaceStorageRoot(dataFolder: string, workspace: string): string {
-  return path.join(dataFolder, "workspaces", workspaceKey(workspace));
+  return path.join(workspacesFolder(dataFolder), workspaceKey(workspace));
+}
+
+/** Where the CLI keeps each workspace's storage root (`--list-tasks --all-workspaces` reads them all). */
+export function workspacesFolder(dataFolder: string): string {
+  return path.join(dataFolder, "workspaces");
 }
 
 // Under a global root.
@@ -61,16 +66,39 @@ export function globalMcpSettingsFile(globalRoot: string): string {
   return path.join(globalRoot, "tandem_mcp_settings.json");
 }
 
+/** The extension's V8 code cache of the core bundle, one file per build (host/vscode/core-bundle.ts). */
+export function codeCacheFolder(globalRoot: string): string {
+  return path.join(globalRoot, "code-cache");
+}
+
 // Under a storage root.
 
-/** The index of saved tasks, newest first. */
+/** The index of saved tasks (rebuilt from `tasks/` when it is lost). */
 export function taskHistoryFile(storageRoot: string): string {
   return path.join(storageRoot, "task_history.json");
 }
 
-/** One saved task's folder: its chat, its API history, its mode. */
+/** Every saved task's folder is in it. */
+export function tasksFolder(storageRoot: string): string {
+  return path.join(storageRoot, "tasks");
+}
+
+/** One saved task's folder: its chat, its API history, its mode, its History entry and digest. */
 export function taskFolder(storageRoot: string, taskId: string): string {
-  return path.join(storageRoot, "tasks", taskId);
+  return path.join(tasksFolder(storageRoot), taskId);
+}
+
+/**
+ * A task's own copy of its History entry (all but its totals, which its chat owns), from which
+ * the index is rebuilt when it is lost.
+ */
+export function taskHistoryEntryFile(storageRoot: string, taskId: string): string {
+  return path.join(taskFolder(storageRoot, taskId), "history_item.json");
+}
+
+/** A task's searchable digest: a bounded text of the person's messages and the model's (core/history/task-digest.ts). */
+export function taskDigestFile(storageRoot: string, taskId: string): string {
+  return path.join(taskFolder(storageRoot, taskId), "search_digest.txt");
 }
 
 /** Every workspace's shadow repository (absolute, whatever the root was given as). */

@@ -14,6 +14,8 @@ const API = { journal: "api_conversation_history.jsonl", legacy: "api_conversati
 const chatKey = (message: ChatMessage) => message.ts;
 /** What a task is beside its histories: its Plan/Act mode. */
 const METADATA = "task_metadata.json";
+/** Whole results kept for the person (keepWhole). */
+const KEPT = "kept";
 
 export interface TaskStorageOptions {
   /** Counts what the journals write (benchmarks, tests). */
@@ -55,6 +57,18 @@ export class TaskStorage {
 
   saveApiHistory(history: readonly ApiMessage[]): Promise<void> {
     return this.saveWhole(API, history);
+  }
+
+  /**
+   * A whole result the model got only a part of (an MCP answer cut to size), kept for the person
+   * to open; it goes with the task. `name` says whose (e.g. "mcp-weather-forecast"). Returns the file's path.
+   */
+  async keepWhole(name: string, text: string): Promise<string> {
+    const folder = join(this.dir, KEPT);
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, `${name.replace(/[^\w.-]+/g, "_").slice(0, 80)}-${Date.now()}.txt`);
+    await writeFileAtomic(file, text, { stats: this.options.stats });
+    return file;
   }
 
   /** The task's Plan/Act mode, written whole and atomically (it changes rarely). */

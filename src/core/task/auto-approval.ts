@@ -2,6 +2,7 @@ import type { SandboxStatus } from "../../shared/sandbox-status";
 import type { AgentSettings } from "../../shared/settings";
 import { guardedChangeNote } from "../ignore/guard-files";
 import { guardedCommandNote, listFolder, mentionsIgnoredPath } from "../ignore/mentions-ignored-path";
+import { hostListed } from "../util/local-addresses";
 import { realLocation } from "../util/real-paths";
 import type { ApprovalRequest, PathGuard } from "./tools/types";
 
@@ -14,8 +15,8 @@ export type ApprovalVerdict =
 
 /**
  * Whether a tool may run without asking. YOLO approves everything except what the command guard
- * denies, commands naming ignored or secret files, and file tools' changes to the guard's own
- * files (`guard-files.ts`, judged on the real paths); otherwise each category has its own
+ * denies, a fetch of this machine's or its network's addresses whose host the person did not list,
+ * commands naming ignored or secret files, and file tools' changes to the guard's own files (`guard-files.ts`, judged on the real paths); otherwise each category has its own
  * switch, and a path outside the workspace needs the matching "externally" switch.
  */
 export async function decideApproval(
@@ -23,9 +24,11 @@ export async function decideApproval(
   settings: AgentSettings,
   workspace: CommandWorkspace,
 ): Promise<ApprovalVerdict> {
+  // The person's list of hosts (the sandbox's allowed domains: one list for commands and web_fetch) opens a local one.
+  if (request.localHost && !hostListed(new URL(request.localHost.url), settings.sandbox.allowedDomains)) return { verdict: "ask", note: request.localHost.note, always: true };
   if (request.category === "command") return decideCommand(request, settings, workspace);
   // A file tool's change to the guard's own files is the person's call, before YOLO and the switches.
-  const guarded = request.category === "edit" ? guardedChangeNote(workspace.cwd, request.paths ?? []) : undefined;
+  const guarded = request.category === "edit" ? guardedChangeNote(workspace.roots, request.paths ?? []) : undefined;
   if (guarded) return { verdict: "ask", note: guarded, always: true };
   if (settings.yolo) return { verdict: "auto" };
   const auto = settings.autoApproval;
@@ -40,9 +43,9 @@ export async function decideApproval(
   return allowed ? { verdict: "auto" } : { verdict: "ask" };
 }
 
-/** Where a tool runs: the workspace, its ignore rules, and the OS sandbox's state (none: no sandbox offered). */
+/** Where a tool runs: the workspace's folders (the primary first: commands start there), its ignore rules, and the OS sandbox's state (none: no sandbox offered). */
 export interface CommandWorkspace {
-  readonly cwd: string;
+  readonly roots: readonly string[];
   readonly ignore: PathGuard;
   readonly sandbox?: SandboxStatus;
 }
@@ -69,8 +72,10 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
     };
   }
   const confined = sandbox?.active === true && request.outsideSandbox !== true;
+  const { primary, otherRoots } = foldersOf(workspace);
   const policy = evaluateCommand(command, {
-    workspaceRoot: workspace.cwd,
+    workspaceRoot: primary,
+    otherRoots,
     denyGuard: settings.commandDenyGuard,
     ...(settings.commandAllowList.length > 0 ? { allowList: settings.commandAllowList } : {}),
     // "Run all commands" runs every "ask" as YOLO does: nobody reviews them either.
@@ -83,10 +88,10 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
   const decision = applyModelRequest(policy, request.requiresApproval === true);
   if (decision.decision === "deny") return { verdict: "deny", reason: decision.reason };
   // Confined, the guard's own files are read-only: the sandbox holds what this ask guards.
-  const guarded = confined ? undefined : guardedCommandNote(decision.files, workspace.cwd);
+  const guarded = confined ? undefined : guardedCommandNote(decision.files, workspace.roots);
   if (guarded) return { verdict: "ask", note: guarded, always: true };
   // Asked even confined: the sandbox hides the file, not its old versions in git (`git show HEAD:.env`).
-  const ignored = mentionsIgnoredPath(command, { root: workspace.cwd, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
+  const ignored = mentionsIgnoredPath(command, { root: primary, isIgnored: (path) => workspace.ignore.isIgnored(path) }, decision.files);
   if (ignored) return { verdict: "ask", note: `It names ${ignored}, which is ignored or looks like a secret file.`, always: true };
   if (sandbox?.active && request.outsideSandbox && !auto.runOutsideSandbox) {
     return { verdict: "ask", note: "It asks to run outside the sandbox, with your full access to files and the network.", always: true };
@@ -97,4 +102,11 @@ async function decideCommand(request: ApprovalRequest, settings: AgentSettings, 
   // Say why when the person could not tell: safe commands are on, or the line hides characters.
   const explain = decision.rule === "hidden-text" || (decision.rule === "outside-workspace" && auto.executeSafeCommands);
   return explain ? { verdict: "ask", note: `Asked because ${decision.reason}.` } : { verdict: "ask" };
+}
+
+/** Commands start in the primary folder; the others are inside the workspace too. */
+function foldersOf(workspace: CommandWorkspace): { primary: string; otherRoots: readonly string[] } {
+  const [primary, ...otherRoots] = workspace.roots;
+  if (primary === undefined) throw new Error("A command needs a workspace folder to run in.");
+  return { primary, otherRoots };
 }

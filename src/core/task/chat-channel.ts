@@ -1,4 +1,4 @@
-import type { ApiRequestInfo, AskKind, AskOutcome, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
+import type { ApiRequestInfo, AskKind, AskMessage, AskOutcome, AskResponse, ChatMessage, SayKind } from "../../shared/messages";
 import type { OpenQuestion } from "../../shared/protocol";
 import type { MessageState } from "./message-state";
 import { questionFor } from "./question-answers";
@@ -14,6 +14,7 @@ export interface SayExtra {
   focusChain?: ChatMessage["focusChain"];
   condense?: ChatMessage["condense"];
   command?: ChatMessage["command"];
+  ledger?: ChatMessage["ledger"];
   /** Update this message (a streaming row) instead of the last one. */
   updateTs?: number;
 }
@@ -23,6 +24,13 @@ export interface AskExtra {
   tool?: ChatMessage["tool"];
   /** Aborting it takes the question back if nobody answered yet; the ask then resolves "no". */
   withdraw?: AbortSignal;
+}
+
+/** Who hears of the open question: when it opens and closes (`changed`), and once its row is shown. */
+export interface QuestionWatch {
+  changed(question: OpenQuestion | undefined): void;
+  /** Its row is on screen and it is still open: the task now waits for the person. */
+  shown(row: AskMessage): void;
 }
 
 /**
@@ -39,7 +47,7 @@ export class ChatChannel {
     private readonly withStateLock: <T>(fn: () => T) => Promise<T>,
     private readonly isAborted: () => boolean,
     private readonly reportError: (error: unknown) => void,
-    private readonly announce: (question: OpenQuestion | undefined) => void,
+    private readonly questions: QuestionWatch,
   ) {}
 
   say(kind: SayKind, text?: string, extra: SayExtra = {}): Promise<number> {
@@ -57,7 +65,9 @@ export class ChatChannel {
       }
       this.finishStreamingMessage();
       const ts = this.messages.nextTs();
-      this.messages.add({ ts, type: "say", say: kind, text, partial, ...fields });
+      // The person's words record where the conversation stood: an edit of them goes back there.
+      const person = kind === "task" || kind === "user_feedback" ? { conversationAt: this.messages.conversationPoint() } : {};
+      this.messages.add({ ts, type: "say", say: kind, text, partial, ...fields, ...person });
       return ts;
     });
   }
@@ -76,13 +86,16 @@ export class ChatChannel {
         askTs = ts;
         // Open and announced before it is shown: a listener may answer synchronously while seeing it.
         this.open = { question: questionFor(ts, kind, extra.tool), resolve };
-        this.announce(this.open.question);
+        this.questions.changed(this.open.question);
         if (replacesPreview) {
           this.messages.update(ts, (m) => Object.assign(m, { type: "ask", ask: kind, say: undefined, text, partial: false }, extra));
         } else {
           this.finishStreamingMessage();
           this.messages.add({ ts, type: "ask", ask: kind, text, partial: false, ...extra });
         }
+        // A listener may have answered it while it opened: then nobody waits for the person.
+        const row = this.messages.find(ts);
+        if (this.open?.question.id === ts && row?.type === "ask") this.questions.shown(row);
       }).catch((error: unknown) => {
         this.reportError(error);
         resolve({ type: "no" });
@@ -117,7 +130,7 @@ export class ChatChannel {
     const pending = this.open;
     if (!pending) return false;
     this.open = undefined;
-    this.announce(undefined);
+    this.questions.changed(undefined);
     pending.resolve(response);
     if (outcome === undefined) return true;
     this.withStateLock(() => {
@@ -134,7 +147,7 @@ export class ChatChannel {
       const pending = this.open;
       if (!pending || pending.question.id !== ts) return;
       this.open = undefined;
-      this.announce(undefined);
+      this.questions.changed(undefined);
       this.messages.remove([pending.question.id]);
       pending.resolve({ type: "no" });
     });
@@ -146,3 +159,4 @@ export class ChatChannel {
     if (last?.partial) this.messages.update(last.ts, (m) => (m.partial = false));
   }
 }
+

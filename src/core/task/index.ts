@@ -18,9 +18,21 @@ import type { PromptFacts } from "./system-prompt";
 import type { TaskScope } from "./task-scope";
 import type { AbortReason } from "./task-state";
 import { ToolExecutor } from "./tool-executor";
-import { toolGrammar, type ToolSet } from "./tools/registry";
+import { toolGrammar, type ToolGrammar, type ToolSet } from "./tools/registry";
+import { unknownToolTags } from "./unknown-tools";
 
 export type { TaskOutcome } from "./round-outcome";
+
+/** One of the person's messages, edited: the Task goes on from it (Task.resumeTask). */
+export interface EditedMessage {
+  readonly text: string;
+  readonly images: readonly string[];
+  /** The task's own first message. */
+  readonly first: boolean;
+  readonly filesRestored: boolean;
+  /** Steps after that point changed files (which then stay, unless restored). */
+  readonly laterChanges: boolean;
+}
 
 export interface TaskOptions {
   readonly tools: ToolSet;
@@ -44,6 +56,8 @@ export class Task {
   /** The round's streamed answer: its parser and presenter (answer-stream.ts). */
   private readonly answers: AnswerStream;
   private readonly parts: RequestPartsBuilder;
+  /** Every tool's name and parameters: what the XML parser reads as calls. */
+  private readonly grammar: ToolGrammar;
   /** This round's: each round starts with a fresh budget of automatic retries. */
   private retrier: ApiRequestRetrier;
   /** Set once the task is over for good, its messages flushed. */
@@ -60,8 +74,9 @@ export class Task {
     this.executor = new ToolExecutor(scope, options.tools);
     scope.runToolsWith((name, params) => this.executor.callTool(name, params));
     this.parts = new RequestPartsBuilder(scope, options.tools, options.prompt);
+    this.grammar = toolGrammar(options.tools, scope.participants.callParams);
     this.answers = new AnswerStream(scope, {
-      grammar: native ? new Map() : toolGrammar(options.tools, scope.participants.callParams),
+      grammar: native ? new Map() : this.grammar,
       executeTool: (call) => this.executor.executeTool(call),
       partialUpdateIntervalMs: options.partialUpdateIntervalMs,
     });
@@ -82,13 +97,19 @@ export class Task {
   }
 
   async startTask(text: string, images: readonly string[] = []): Promise<TaskOutcome> {
-    const { participants } = this.scope;
     await this.say("task", text, { images: [...images] });
-    await participants.opened({ kind: "new" });
+    await this.scope.participants.opened({ kind: "new" });
+    return this.beginTask(text, images);
+  }
+
+  /** The task's text (shown already) as the first request's content, once the participants let it begin. */
+  private async beginTask(text: string, images: readonly string[], note?: string): Promise<TaskOutcome> {
+    const { participants } = this.scope;
     const stopped = await participants.beginning({ kind: "new", text, images: images.length });
     if (stopped !== undefined) return this.stoppedBeforeStart(stopped);
     const words = await participants.personWords(text);
-    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${words.text ?? ""}\n</task>` }, ...words.blocks.map((block) => ({ type: "text" as const, text: block })), ...images.map(imageBlockFromDataUrl)];
+    const blocks = [...words.blocks, ...(note ? [note] : [])];
+    const content: ContentBlock[] = [{ type: "text", text: `<task>\n${words.text ?? ""}\n</task>` }, ...blocks.map((block) => ({ type: "text" as const, text: block })), ...images.map(imageBlockFromDataUrl)];
     return this.initiateTaskLoop(content);
   }
 
@@ -97,17 +118,35 @@ export class Task {
    * (merging a trailing user message, so roles keep alternating). An interrupted task asks whether
    * to resume; a completed one shows its result again, and only a reply to it continues the work.
    */
-  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean; restored?: { files: boolean } } = {}): Promise<TaskOutcome> {
+  async resumeTask(saved: { chat: readonly ChatMessage[]; api: readonly ApiMessage[] }, options: { completed?: boolean; restored?: { files: boolean }; edited?: EditedMessage } = {}): Promise<TaskOutcome> {
     const { participants, messages } = this.scope;
-    const reopened = reopenChat(saved.chat, options.completed === true, options.restored);
+    const reopened = reopenChat(saved.chat, options.completed === true, options.restored ?? (options.edited && { files: options.edited.filesRestored }));
     await this.scope.withStateLock(() => messages.load(reopened.chat, saved.api));
     await participants.opened({ kind: "resumed", chat: reopened.chat });
+    if (options.edited) return this.goOnEdited(options.edited);
     const next = await askToGoOn(reopened, this.scope);
     if (!Array.isArray(next)) return this.finish(next);
     const last = messages.lastMessage;
     const reply = last?.type === "say" && last.say === "user_feedback" ? (last.text ?? "") : "";
     const stopped = await participants.beginning({ kind: "resumed", reply, wasCompleted: options.completed === true });
     return stopped === undefined ? this.initiateTaskLoop(next) : this.stoppedBeforeStart(stopped);
+  }
+
+  /**
+   * The person edited one of their messages and the chat was taken back to it (the Controller's
+   * editMessage): the first message begins the task again; a later one goes to the model as what
+   * the person says at that point.
+   */
+  private async goOnEdited(edited: EditedMessage): Promise<TaskOutcome> {
+    // Files changed after that point and left as they are: the model must not trust what it remembers of them.
+    const filesNote = edited.laterChanges && !edited.filesRestored ? formatResponse.editedFilesKept() : undefined;
+    if (edited.first) return this.beginTask(edited.text, edited.images, filesNote);
+    await this.say("user_feedback", edited.text, { images: [...edited.images] });
+    const stopped = await this.scope.participants.beginning({ kind: "resumed", reply: edited.text, wasCompleted: false });
+    if (stopped !== undefined) return this.stoppedBeforeStart(stopped);
+    const reply = (await this.scope.forModel(edited.text)) ?? "";
+    const blocks = [reply ? `<feedback>\n${reply}\n</feedback>` : undefined, filesNote].filter((text): text is string => text !== undefined);
+    return this.initiateTaskLoop([...blocks.map((text) => ({ type: "text" as const, text })), ...edited.images.map(imageBlockFromDataUrl)]);
   }
 
   /** A participant stopped the task before any request (a hook, a /compact with nothing to condense): said, and the task ends. */
@@ -120,6 +159,7 @@ export class Task {
     await this.answers.presenter.flush();
     await this.scope.messages.flush();
     this.result = outcome;
+    this.scope.participants.ended(outcome, (error) => this.scope.report(error));
     return outcome;
   }
 
@@ -134,7 +174,7 @@ export class Task {
       let round = await this.recursivelyMakeClineRequests(userContent);
       while (round.kind === "no_tool") {
         await this.scope.withStateLock(() => state.consecutiveMistakeCount++);
-        round = await this.recursivelyMakeClineRequests([{ type: "text", text: formatResponse.noToolsUsed(this.scope.settings().toolCallMode) }], { afterNoTool: true });
+        round = await this.recursivelyMakeClineRequests([{ type: "text", text: this.noToolNote() }], { afterNoTool: true });
       }
       outcome = round.outcome;
     } catch (error) {
@@ -145,6 +185,14 @@ export class Task {
       await participants.taskCompleted(this.scope.messages.chatMessages.findLast((m) => m.type === "say" && m.say === "completion_result")?.text ?? "");
     }
     return this.finish(state.abort ? "aborted" : outcome);
+  }
+
+  /** What the model is told after an answer with no tool: which of its tags named no tool, and the tools it has. */
+  private noToolNote(): string {
+    const toolCallMode = this.scope.settings().toolCallMode;
+    const text = this.scope.state.assistantMessageContent.map((block) => (block.type === "text" ? block.content : "")).join("\n");
+    const tags = toolCallMode === "xml" ? unknownToolTags(text, this.grammar) : [];
+    return formatResponse.noToolsUsed(toolCallMode, tags.length > 0 ? { tags, tools: this.parts.offeredNames() } : undefined);
   }
 
   /**
@@ -197,10 +245,10 @@ export class Task {
       messages.addUserContent([...draft.content], (block) => draft.supersedes(block));
     });
     await participants.historyReady();
-    const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: RequestRow.emptyInfo() }), messages, (fn) => this.scope.withStateLock(fn));
+    const row = new RequestRow(await this.say("api_req_started", undefined, { apiRequest: { ...RequestRow.emptyInfo(), sent: messages.conversationPoint() } }), messages, (fn) => this.scope.withStateLock(fn));
     this.retrier = new ApiRequestRetrier(this.scope, this.options.retry);
     let attempt: AttemptOutcome;
-    do attempt = await this.answers.streamOneAnswer(this.attemptApiRequest(), row, this.retrier);
+    do attempt = await this.answers.streamOneAnswer(this.attemptApiRequest(row), row, this.retrier);
     while (attempt.kind === "retry");
     if (attempt.kind === "ended") return attempt;
     await participants.roundDone(state.apiRequestCount);
@@ -225,11 +273,13 @@ export class Task {
    * Gets the stream for this round: the participants' parts of the request (servers waited for,
    * rules read, the prompt and specs for the mode), then the provider's stream, yielded only once
    * its first chunk arrived. Failures before that are retried here with backoff (or put to the
-   * person); when the person stops, nothing is yielded and it returns "stopped".
+   * person); when the person stops, nothing is yielded and it returns "stopped". The task's first
+   * request shows on its `row` what it will cost before it goes.
    */
-  async *attemptApiRequest(): AsyncGenerator<ApiStreamChunk, typeof REQUEST_STOPPED | undefined> {
+  async *attemptApiRequest(row?: RequestRow): AsyncGenerator<ApiStreamChunk, typeof REQUEST_STOPPED | undefined> {
     const { state, api, messages } = this.scope;
     const parts = await this.parts.build();
+    if (row && state.apiRequestCount === 1) await row.estimate(parts, messages.apiHistory, api);
     for (;;) {
       // Cancelled: the stream ends, and streamOneAnswer keeps what had arrived.
       if (state.abort) return undefined;

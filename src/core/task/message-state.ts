@@ -1,5 +1,6 @@
 import type { ApiMessage, ContentBlock } from "../../api/types";
-import type { ChatMessage } from "../../shared/messages";
+import type { ChatMessage, ConversationPoint } from "../../shared/messages";
+import { isEnvironmentDetails } from "../context/environment-details";
 import type { OpenQuestion } from "../../shared/protocol";
 import type { HistoryJournal } from "../storage/journal";
 import type { TaskStorage } from "../storage/task-storage";
@@ -100,6 +101,20 @@ export class MessageState {
     if (this.closed) return;
     this.apiHistory.push(message);
     this.apiJournal?.append({ push: message });
+  }
+
+  /**
+   * Where the conversation stands now, for going back to it (an edit of the person's words, a
+   * restore): its message count, and the blocks of its last message that a later merge keeps (a
+   * trailing environment details block is superseded by the next request's, so it is not counted).
+   */
+  conversationPoint(): ConversationPoint {
+    const content = this.apiHistory.at(-1)?.content;
+    if (content === undefined) return { messages: 0, lastBlocks: 0 };
+    if (typeof content === "string") return { messages: this.apiHistory.length, lastBlocks: 1 };
+    const last = content.at(-1);
+    const trailingDetails = last?.type === "text" && isEnvironmentDetails(last.text) ? 1 : 0;
+    return { messages: this.apiHistory.length, lastBlocks: content.length - trailingDetails };
   }
 
   /**

@@ -9,16 +9,18 @@
  * The moments, in the order a task meets them:
  *   opened → beginning → [ beforeRequest → historyReady → systemPrompt, offeredTools, toolSpecs
  *   → (the answer streams) resolveCall, callArrived, callStarting, callSettled → roundDone ]…
- *   → taskCompleted | cancelled → dispose
- * and whenever they happen: personWords (the person's text for the model), answerReceived (the
- * person answered a question), mayShorten and overflowed (the conversation must shrink).
+ *   → taskCompleted | cancelled → ended → dispose
+ * and whenever they happen: personWords (the person's text for the model), questionShown (a
+ * question waits for the person), answerReceived (the person answered a question), mayShorten
+ * and overflowed (the conversation must shrink).
  */
 import type { ToolSpec } from "../../api/types";
-import type { AskResponse, ChatMessage } from "../../shared/messages";
+import type { AskMessage, AskResponse, ChatMessage } from "../../shared/messages";
+import type { Notice } from "../../shared/notice";
 import type { AgentMode, ToolCallMode } from "../../shared/settings";
 import type { McpServers } from "../mcp/servers";
 import type { RequestDraft } from "./request-draft";
-import type { TaskEnded } from "./round-outcome";
+import type { TaskEnded, TaskOutcome } from "./round-outcome";
 import type { ToolCall } from "./tool-call";
 import type { AbortReason } from "./task-state";
 import type { ToolSet } from "./tools/registry";
@@ -41,6 +43,11 @@ export interface TaskParticipant {
 
   /** The person's words on their way to the model (the task, a reply, feedback): expanded in turn, the chat keeps them as typed. */
   personWords?(words: PersonWords): Promise<PersonWords>;
+  /**
+   * A question's row is shown and the task waits for the person's answer. Must not wait (it is
+   * called as the row is shown): work that takes time is started here and finished by `dispose`.
+   */
+  questionShown?(row: AskMessage): void;
   /** The person answered a question: "ask_again" takes the answer here (a /compact) or withholds it (a hook), and the question is asked again. */
   answerReceived?(answer: AskResponse): Promise<"go_on" | "ask_again">;
 
@@ -74,14 +81,20 @@ export interface TaskParticipant {
   taskCompleted?(result: string): Promise<void>;
   /** The task was cancelled (its signal has aborted). `wasFinished`: it had ended before. */
   cancelled?(cancel: { readonly reason: AbortReason; readonly wasFinished: boolean }): Promise<void>;
+  /** The task ended, however (after `taskCompleted`); as `questionShown`, it must not wait. */
+  ended?(outcome: TaskOutcome): void;
   /** The task is over for good: release what it holds. Must not reject. */
   dispose?(): Promise<void> | void;
 }
 
-/** What participants lend the tools. */
+/** What participants lend the tools (and the other participants, through the scope). */
 export interface LentServices {
   readonly reads?: ReadRecord;
   readonly mcp?: McpServers;
+  /** The files that differ from the workspace as the task found it (the checkpoints), workspace-relative. */
+  readonly changes?: { sinceStart(): Promise<readonly string[]> };
+  /** Runs the Notification hooks for a notification the task makes (the hooks); it does not wait for them. */
+  readonly notificationHook?: (notice: Notice) => void;
 }
 
 export type TaskOpening = { readonly kind: "new" } | { readonly kind: "resumed"; readonly chat: readonly ChatMessage[] };

@@ -6,7 +6,7 @@
  * what the ones before it made.
  */
 import type { ToolSpec } from "../../api/types";
-import type { AskResponse } from "../../shared/messages";
+import type { AskMessage, AskResponse } from "../../shared/messages";
 import type { AgentMode } from "../../shared/settings";
 import { errorText } from "../util/error-text";
 import type {
@@ -23,7 +23,7 @@ import type {
   TaskParticipant,
 } from "./participant";
 import type { RequestDraft } from "./request-draft";
-import type { TaskEnded } from "./round-outcome";
+import type { TaskEnded, TaskOutcome } from "./round-outcome";
 import type { ToolCall } from "./tool-call";
 import type { AbortReason } from "./task-state";
 import type { ToolSet } from "./tools/registry";
@@ -66,6 +66,25 @@ export class Participants {
     let words: PersonWords = { text, blocks: [] };
     for (const p of this.list) if (p.personWords) words = await p.personWords(words);
     return words;
+  }
+
+  /** Moments that must not wait: each participant in turn, a failure reported and the others still told. */
+  questionShown(row: AskMessage, report: (error: unknown) => void): void {
+    this.tellEach((p) => p.questionShown?.(row), report);
+  }
+
+  ended(outcome: TaskOutcome, report: (error: unknown) => void): void {
+    this.tellEach((p) => p.ended?.(outcome), report);
+  }
+
+  private tellEach(tell: (p: TaskParticipant) => void, report: (error: unknown) => void): void {
+    for (const p of this.list) {
+      try {
+        tell(p);
+      } catch (error) {
+        report(new Error(`${p.name} failed: ${errorText(error)}`));
+      }
+    }
   }
 
   /** True when a participant took or withheld the answer, so the question must be asked again. */

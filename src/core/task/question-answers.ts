@@ -13,6 +13,7 @@ const ANSWERS: { readonly [K in AskKind]: readonly QuestionAnswers[K][] } = {
   completion_result: ["accept", "reply"],
   api_req_failed: ["retry", "stop"],
   mistake_limit_reached: ["proceed", "stop", "reply"],
+  spend_limit_reached: ["proceed", "raise", "stop"],
   new_task: ["accept", "decline", "reply"],
   resume_task: ["resume", "reply"],
   plan_mode_respond: ["reply", "accept"],
@@ -27,7 +28,7 @@ export function questionFor(id: number, kind: AskKind, tool: ToolMessageInfo | u
   return { id, kind, answers: ANSWERS[kind] } as OpenQuestion;
 }
 
-const YES: ReadonlySet<AnswerChoice> = new Set(["approve", "run", "proceed", "accept", "retry", "resume"]);
+const YES: ReadonlySet<AnswerChoice> = new Set(["approve", "run", "proceed", "accept", "retry", "resume", "raise"]);
 
 /** What the task reads for `answer`, or why it cannot be an answer to `question`. */
 export function responseTo(question: OpenQuestion, answer: QuestionAnswer): AskResponse | { refused: string } {
@@ -39,5 +40,6 @@ export function responseTo(question: OpenQuestion, answer: QuestionAnswer): AskR
     if (!text && !images) return { refused: "The reply was empty." };
     return { type: "message", text: text ?? "", ...(images ? { images } : {}) };
   }
-  return { type: YES.has(choice) ? "yes" : "no", ...(text ? { text } : {}), ...(images ? { images } : {}) };
+  if (YES.has(choice)) return { type: "yes", ...(choice === "raise" ? { choice } : {}), ...(text ? { text } : {}), ...(images ? { images } : {}) };
+  return { type: "no", ...(text ? { text } : {}), ...(images ? { images } : {}) };
 }

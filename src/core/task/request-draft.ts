@@ -4,7 +4,7 @@
  * (the environment details last). A block may replace an older block of its kind in the message
  * it merges into (a resumed request that got no answer keeps one set of environment details).
  */
-import type { ContentBlock } from "../../api/types";
+import type { ContentBlock, ImageBlock, TextBlock } from "../../api/types";
 
 export class RequestDraft {
   private readonly blocks: ContentBlock[];
@@ -27,6 +27,16 @@ export class RequestDraft {
   add(block: string | ContentBlock, options: { replaces?: (block: ContentBlock) => boolean } = {}): void {
     this.blocks.push(typeof block === "string" ? { type: "text", text: block } : block);
     if (options.replaces) this.replaced.push(options.replaces);
+  }
+
+  /** Every text the request carries (results inside tool_result blocks too) passed through `rewrite`: what must not reach the model taken out. */
+  rewriteText(rewrite: (text: string) => string): void {
+    const text = (block: TextBlock | ImageBlock): TextBlock | ImageBlock => (block.type === "text" ? { ...block, text: rewrite(block.text) } : block);
+    for (let i = 0; i < this.blocks.length; i++) {
+      const block = this.blocks[i] as ContentBlock;
+      if (block.type === "text") this.blocks[i] = text(block);
+      else if (block.type === "tool_result") this.blocks[i] = { ...block, content: typeof block.content === "string" ? rewrite(block.content) : block.content.map(text) };
+    }
   }
 
   /** Whether an older block in the merged message is superseded by one of this request's. */

@@ -24,6 +24,11 @@ export class RequestPartsBuilder {
     private readonly facts: PromptFacts,
   ) {}
 
+  /** The names of the tools offered in the mode now (the participants' offer). */
+  offeredNames(): string[] {
+    return Object.keys(this.scope.participants.offeredTools(this.tools, this.scope.mode.current));
+  }
+
   async build(): Promise<RequestParts> {
     const { participants } = this.scope;
     const mode = this.scope.mode.current;

@@ -1,6 +1,9 @@
-import type { ApiStreamUsageChunk } from "../../api/types";
+import { promptCost } from "../../api/cost";
+import type { ApiHandler, ApiMessage, ApiStreamUsageChunk } from "../../api/types";
+import { estimateTokens } from "../context/context-window";
 import type { ApiRequestInfo } from "../../shared/messages";
 import type { MessageState } from "./message-state";
+import type { RequestParts } from "./request-parts";
 
 /**
  * The chat row of one round's request ("api_req_started"): its token counts and cost as usage
@@ -24,6 +27,16 @@ export class RequestRow {
       info.cacheWrites += usage.cacheWriteTokens ?? 0;
       info.cacheReads += usage.cacheReadTokens ?? 0;
       info.cost += usage.totalCost ?? 0;
+    });
+  }
+
+  /** The request as it is about to go: its size and its prompt's cost, shown until its usage arrives. */
+  estimate(parts: RequestParts, history: readonly ApiMessage[], api: ApiHandler): Promise<void> {
+    const besides = parts.systemPrompt.length + (parts.tools ? JSON.stringify(parts.tools).length : 0);
+    const tokensIn = estimateTokens(history) + Math.ceil(besides / 4);
+    const cost = promptCost(api.getModel().info, tokensIn, api.writesPromptCache === true);
+    return this.change((row) => {
+      row.estimate = { tokensIn, cost };
     });
   }
 

@@ -13,6 +13,8 @@ import type { TaskOutcome } from "./round-outcome";
 export interface ReopenedChat {
   readonly chat: ChatMessage[];
   readonly completed: boolean;
+  /** It ended on a plan the person approved (Plan mode's end), not on a result. */
+  readonly endedOnPlan?: boolean;
   /** Taken back to a checkpoint ("restore task"), with or without its files. */
   readonly restored?: { readonly files: boolean };
 }
@@ -26,7 +28,8 @@ export function reopenChat(saved: readonly ChatMessage[], completed: boolean, re
   // The question that ended the chat is asked again, so it is not shown twice.
   const reasked = last?.type === "ask" && (last.ask === "resume_task" || (done && last.ask === "completion_result"));
   const kept = reasked ? saved.slice(0, -1) : saved;
-  return { chat: kept.map(settled), completed: done };
+  const endedOnPlan = done && saved.findLast((row) => row.type === "ask")?.ask === "plan_mode_respond";
+  return { chat: kept.map(settled), completed: done, ...(endedOnPlan ? { endedOnPlan } : {}) };
 }
 
 /**
@@ -41,8 +44,10 @@ export async function askToGoOn(reopened: ReopenedChat, talk: TaskScope): Promis
   if (talk.state.abort || (answer.type === "no" && !replied) || (reopened.completed && !replied)) return reopened.completed ? "completed" : "aborted";
   if (replied) await talk.say("user_feedback", answer.text, { images: answer.images });
   const reply = await talk.forModel(answer.text);
-  const note = reopened.completed
-    ? formatResponse.completedTaskReply(reply ?? "")
+  const note = reopened.endedOnPlan
+    ? formatResponse.approvedPlanReply(talk.mode.current, reply ?? "")
+    : reopened.completed
+      ? formatResponse.completedTaskReply(reply ?? "")
     : reopened.restored
       ? formatResponse.taskRestored(reopened.restored.files, reply)
       : formatResponse.taskResumption(reply);

@@ -1,6 +1,6 @@
 import type { ContentBlock } from "../../api/types";
 
-export type TaskOutcome = "completed" | "failed" | "aborted" | "mistake_limit";
+export type TaskOutcome = "completed" | "failed" | "aborted" | "mistake_limit" | "spend_limit";
 
 /**
  * How one round (a request, its answer presented, its tools run) ended: the one value the loop

@@ -29,6 +29,16 @@ describe("buildSystemPrompt", () => {
     expect(estimatedTokens(native)).toBeLessThan(estimatedTokens(xml));
   });
 
+  it("names the other workspace folders and how to write their paths only when there are several", () => {
+    const several = buildSystemPrompt({ ...env, otherRoots: [{ name: "web", path: "/home/dev/web" }], sandbox: { network: "no host" }, tools: TOOLS, toolCallMode: "xml" });
+    const one = buildSystemPrompt({ ...env, sandbox: { network: "no host" }, tools: TOOLS, toolCallMode: "xml" });
+    console.log(`a second workspace folder adds ≈ ${estimatedTokens(several) - estimatedTokens(one)} tokens to the system prompt (chars/4)`);
+    expect(several).toContain("Working directory: /home/dev/project\nOther workspace folders: write a path in one as its name followed by the path inside it (web/src/a.ts), or as an absolute path:\n- web: /home/dev/web");
+    expect(several).toContain("they may write only in the workspace folders and $TMPDIR");
+    expect(xml).not.toContain("Other workspace folders");
+    expect(one).toContain("they may write only in the working directory and $TMPDIR");
+  });
+
   it("has a mode section and each mode's own tools; Plan's prompt is the smaller", () => {
     const plan = buildSystemPrompt({ ...env, tools: toolsForMode(TOOLS, "plan"), toolCallMode: "xml", sections: [modeSection("plan")] });
     const act = buildSystemPrompt({ ...env, tools: toolsForMode(TOOLS, "act"), toolCallMode: "xml", sections: [modeSection("act")] });
@@ -71,7 +81,8 @@ describe("buildSystemPrompt", () => {
 
   it("states the rules and the environment", () => {
     for (const prompt of [xml, native]) {
-      expect(prompt).toContain("The working directory is /home/dev/project.");
+      expect(prompt).toContain("Give every path relative to the working directory. It never changes");
+      expect(prompt.split("/home/dev/project")).toHaveLength(2);
       expect(prompt).toContain("attempt_completion");
       expect(prompt).toContain("ask_followup_question");
       expect(prompt).toMatch(/Operating system: Linux 6\.8\nDefault shell: \/bin\/bash\nWorking directory: \/home\/dev\/project\n/);

@@ -5,14 +5,18 @@
  * the MCP servers, the mode, the person's rules and instructions). Kept lean on purpose: every
  * token is paid per request.
  */
+import type { WorkspaceRoot } from "../../host/bridge";
+import { oneLineName } from "../util/one-line-name";
 import type { ToolDefinition } from "./tools/types";
 import type { ToolSet } from "./tools/registry";
 import type { ToolCallMode } from "../prompts/responses";
 
 /** What the base prompt says of the machine: fixed for the task. */
 export interface PromptFacts {
-  /** Workspace root. */
+  /** The primary workspace folder: commands start there, a plain relative path is in it. */
   readonly cwd: string;
+  /** The workspace's other folders, when it has several. */
+  readonly otherRoots?: readonly WorkspaceRoot[];
   /** e.g. "Linux 6.8", "macOS 15.1", "Windows 11". */
   readonly os: string;
   /** e.g. "/bin/bash". */
@@ -32,7 +36,7 @@ const SEPARATOR = "\n\n====\n\n";
 
 export function buildSystemPrompt(options: SystemPromptOptions): string {
   const tools = Object.values(options.tools);
-  const sections = [roleSection(), toolUseSection(tools, options.toolCallMode), workflowSection(), rulesSection(options.cwd, tools), environmentSection(options), ...(options.sections ?? [])];
+  const sections = [roleSection(), toolUseSection(tools, options.toolCallMode), rulesSection(tools), environmentSection(options), ...(options.sections ?? [])];
   return sections.filter((section) => section.trim() !== "").join(SEPARATOR);
 }
 
@@ -85,39 +89,36 @@ function skeletonExample(tool: ToolDefinition): string {
   return [`<${tool.name}>`, ...params, `</${tool.name}>`].join("\n");
 }
 
-function workflowSection(): string {
-  return `WORKING ON A TASK
-
-1. Understand the task, then look at the files that matter before changing anything.
-2. Work in small steps, one tool per message, and check each result. When a tool fails or the person denies it, read why and change your approach; don't repeat the same call.
-3. When everything is done and checked, present the result with attempt_completion.`;
-}
-
-function rulesSection(cwd: string, tools: readonly ToolDefinition[]): string {
+function rulesSection(tools: readonly ToolDefinition[]): string {
   const has = (name: string) => tools.some((t) => t.name === name);
   const editRule = has("replace_in_file")
-    ? "- Prefer replace_in_file for changes to an existing file: small, targeted edits are safer and cheaper than rewriting it. Use write_to_file for new files or when most of a file changes."
+    ? "- Prefer replace_in_file for changes to an existing file: small, targeted edits are safer and cheaper than rewriting it."
     : "- write_to_file replaces the whole file, so give its complete content every time.";
   return `RULES
 
-- The working directory is ${cwd}. Give every path relative to it. You cannot change directory, so never write paths or commands that assume another one (no \`cd\` tricks).
-- Read a file before you change it, and keep to the project's existing style, structure and conventions.
+- Give every path relative to the working directory. It never changes: a \`cd\` inside a command lasts for that command only.
+- Look at the files that matter before changing anything, and keep to the project's existing style, structure and conventions.
 ${editRule}
+- Work in small steps and check each result. When a tool fails or the person denies it, read why and change your approach; don't repeat the same call.
 - Gather what you need with your tools instead of asking. Use ask_followup_question only for what only the person can tell you.
 - Be direct and technical. Don't open messages with filler such as "Great", "Certainly" or "Sure".
-- Never end a message with a question or an offer to help further; the only way to ask the person something is ask_followup_question.
-- When the task is done, and you have seen the result of every tool you used, finish with attempt_completion. Its result is final: no questions, no offers.`;
+- Never end a message with a question or an offer to help further: ask with ask_followup_question, and once the task is done and every tool's result seen, finish with attempt_completion.`;
 }
 
 function environmentSection(options: PromptFacts): string {
+  const others = options.otherRoots ?? [];
+  const folders = others.length === 0
+    ? ""
+    : `\nOther workspace folders: write a path in one as its name followed by the path inside it (${others[0]?.name ?? "name"}/src/a.ts), or as an absolute path:\n${others.map((root) => `- ${root.name}: ${oneLineName(root.path)}`).join("\n")}`;
+  const writable = others.length === 0 ? "the working directory" : "the workspace folders";
   const sandbox = options.sandbox
-    ? `\nCommands run inside an OS sandbox: they may write only in the working directory and $TMPDIR (a temp folder of this task) and package caches; credential stores and ignored files cannot be read; the network reaches ${options.sandbox.network}. Put temporary files under $TMPDIR, not /tmp. If a command fails because the sandbox blocked it, its result says so.`
+    ? `\nCommands run inside an OS sandbox: they may write only in ${writable} and $TMPDIR (a temp folder of this task) and package caches; credential stores and ignored files cannot be read; the network reaches ${options.sandbox.network}. Put temporary files under $TMPDIR, not /tmp. If a command fails because the sandbox blocked it, its result says so.`
     : "";
   return `ENVIRONMENT
 
 Operating system: ${options.os}
 Default shell: ${options.shell}
-Working directory: ${options.cwd}${sandbox}
+Working directory: ${options.cwd}${folders}${sandbox}
 
 Each user message ends with an <environment_details> block that Tandem adds, not the person: the files open in the editor, the terminals' new output, the time, how full the context window is, and in the first message the workspace's files. It is context to use where it helps, not a request.`;
 }

@@ -8,7 +8,7 @@
 import { Mutex } from "async-mutex";
 import type { ApiHandler } from "../../api/types";
 import type { HostBridge } from "../../host/bridge";
-import type { AskKind, AskResponse, SayKind } from "../../shared/messages";
+import type { AskKind, AskMessage, AskResponse, SayKind } from "../../shared/messages";
 import type { OpenQuestion } from "../../shared/protocol";
 import type { AgentSettings } from "../../shared/settings";
 import type { PathGuard } from "../ignore/path-guard";
@@ -17,6 +17,7 @@ import { TaskCommands } from "../sandbox/task-commands";
 import type { TaskStorage } from "../storage/task-storage";
 import type { DisposableLike } from "../util/disposable";
 import { errorText } from "../util/error-text";
+import { WorkspaceRoots } from "../util/workspace-roots";
 import { BackgroundCommands } from "./background-commands";
 import { ChatChannel, type AskExtra, type SayExtra } from "./chat-channel";
 import { MessageState, type ChatListener } from "./message-state";
@@ -49,6 +50,8 @@ export class TaskScope {
   readonly taskId: string;
   readonly api: ApiHandler;
   readonly host: HostBridge;
+  /** The workspace's folders as the task found them (a folder added meanwhile joins the next task). */
+  readonly roots: WorkspaceRoots;
   readonly guard: PathGuard;
   readonly mode: TaskMode;
   readonly state = new TaskState();
@@ -68,18 +71,22 @@ export class TaskScope {
     this.taskId = options.taskId;
     this.api = options.api;
     this.host = options.host;
+    this.roots = WorkspaceRoots.of(options.host.workspace.roots);
     this.guard = options.guard ?? { isIgnored: () => false };
     this.mode = options.mode ?? new TaskMode("act");
     const report = (error: unknown) => this.report(error);
     this.messages = new MessageState(options.listener, options.storage, report);
-    const announce = (question: OpenQuestion | undefined) => options.listener.onQuestionChanged?.(question);
-    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report, announce);
-    this.commands = new TaskCommands(options.host.terminal, options.commandSandbox, [this.root], this.guard);
+    const questions = {
+      changed: (question: OpenQuestion | undefined) => options.listener.onQuestionChanged?.(question),
+      shown: (row: AskMessage) => this.joined.questionShown(row, report),
+    };
+    this.chat = new ChatChannel(this.messages, (fn) => this.withStateLock(fn), () => this.state.abort, report, questions);
+    this.commands = new TaskCommands(options.host.terminal, options.commandSandbox, this.roots.paths, this.guard);
   }
 
-  /** The workspace root: relative paths resolve against it. */
-  get root(): string {
-    return this.host.workspace.root;
+  /** A whole result the model got only part of, kept for the person in the task's folder; undefined when the task is not saved. */
+  keepWhole(name: string, text: string): Promise<string | undefined> {
+    return this.options.storage ? this.options.storage.keepWhole(name, text) : Promise.resolve(undefined);
   }
 
   settings(): AgentSettings {

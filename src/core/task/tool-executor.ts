@@ -85,7 +85,7 @@ export class ToolExecutor {
     let result: ToolResult;
     let watch: CallWatch | undefined;
     try {
-      const params = await readParams(tool, call.params, this.scope.root);
+      const params = await readParams(tool, call.params, this.scope.roots);
       watch = await this.scope.participants.callStarting({ name: call.name, params: call.params, tool, nested: false });
       if (watch.blocked) return await this.blocked(tool, call, watch, watch.blocked);
       result = await runToolCall(tool, params, this.context(), (request) => this.approve(request));
@@ -117,7 +117,7 @@ export class ToolExecutor {
       case "rejected":
         return this.settle(call, this.feedbackContent(formatResponse.toolDenied(), result.feedback), (state) => (state.didRejectTool = true));
       case "task_completed":
-        return this.settle(call, "The person accepted the result.", (state) => {
+        return this.settle(call, result.accepted === "plan" ? "The person approved the plan. It is carried out once they switch to Act mode." : "The person accepted the result.", (state) => {
           state.consecutiveMistakeCount = 0;
           state.taskEnd = { kind: "completed" };
         });
@@ -191,7 +191,7 @@ export class ToolExecutor {
     const { scope } = this;
     return {
       ...scope.participants.lent,
-      cwd: scope.root,
+      roots: scope.roots,
       ignore: scope.guard,
       host: scope.host,
       signal: scope.signal,
@@ -203,6 +203,7 @@ export class ToolExecutor {
       say: (kind, text, extra) => scope.say(kind, text, extra).then(() => undefined),
       callTool: (name, params, options) => this.callTool(name, params, options?.shownAs),
       withMentions: (text) => scope.forModel(text),
+      keepWhole: (name, text) => scope.keepWhole(name, text),
     };
   }
 
@@ -211,7 +212,7 @@ export class ToolExecutor {
     const tool = getTool(name, this.tools);
     if (!tool) throw new Error(`There is no tool ${name} to run.`);
     const approve: Approver = (request) => this.approve(shownAs ? { ...request, message: { ...request.message, tool: shownAs } } : request);
-    const params = await readParams(tool, raw, this.scope.root);
+    const params = await readParams(tool, raw, this.scope.roots);
     const watch = await this.scope.participants.callStarting({ name, params: raw, tool, nested: true });
     if (watch.blocked) {
       await watch.showRows?.();
@@ -232,7 +233,7 @@ export class ToolExecutor {
   private async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     const { scope } = this;
     const kind = request.category === "command" ? "command" : "tool";
-    const verdict = await decideApproval(request, scope.settings(), { cwd: scope.root, ignore: scope.guard, sandbox: scope.commands.sandbox });
+    const verdict = await decideApproval(request, scope.settings(), { roots: scope.roots.paths, ignore: scope.guard, sandbox: scope.commands.sandbox });
     if (verdict.verdict === "deny") {
       const text = `Tandem's command guard refused to run this command: ${verdict.reason}`;
       await scope.say("error", `${text}\n${request.command ?? ""}`);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { gone, withArgument } from "../../../test/support/marked-processes";
 import { tempDir } from "../../../test/support/tool-context";
 import type { RunningCommand } from "../bridge";
 import { NodeTerminal } from "./node-terminal";
@@ -118,6 +119,40 @@ describe.skipIf(process.platform === "win32")("NodeTerminal", () => {
     const exit = await command.completion;
     expect(exit.stoppedBy).toBe("abort");
     expect(await waitUntilDead(grandchild, 2_000)).toBe(true);
+  });
+
+  it("kills what left the group (setsid) on timeout and on abort, found by its parent or by its mark", async () => {
+    const cwd = await workspace();
+    const terminal = new NodeTerminal({ shell: "/bin/sh", killGraceMs: 300 });
+    // One stays the shell's child; one is orphaned at once (its parent exits), so only its mark finds it.
+    const timed = terminal.run("setsid sleep 30.4711 & sh -c 'setsid sleep 30.4712 &'; echo started; sleep 30", { cwd, timeoutMs: 4_000, signal: never });
+    expect(await firstLine(collect(timed))).toBe("started");
+    // The two sleeps (the shells name them too).
+    const sleeps = () => withArgument(["30.4711", "30.4712"]).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep\0"));
+    await expect.poll(() => sleeps().length, { timeout: 2_000 }).toBe(2);
+    expect((await timed.completion).stoppedBy).toBe("timeout");
+    expect(await gone("30.471", 3_000)).toEqual([]);
+
+    const abort = new AbortController();
+    const aborted = terminal.run("setsid sh -c 'trap \"\" TERM; sleep 30.4713' & echo started; sleep 30", { cwd, signal: abort.signal });
+    expect(await firstLine(collect(aborted))).toBe("started");
+    abort.abort();
+    expect((await aborted.completion).stoppedBy).toBe("abort");
+    // It ignores SIGTERM: the SIGKILL after the grace ends it.
+    expect(await gone("30.4713", 3_000)).toEqual([]);
+  });
+
+  it("leaves what a command started in the background running when the command ends by itself", async () => {
+    const cwd = await workspace();
+    const command = new NodeTerminal({ shell: "/bin/sh" }).run("setsid sleep 30.4714 >/dev/null 2>&1 & echo $!", { cwd, signal: never });
+    const output = collect(command);
+    expect((await command.completion).exitCode).toBe(0);
+    const pid = Number(output.text().trim());
+    try {
+      expect(isAlive(pid)).toBe(true);
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
   });
 
   it("escalates to SIGKILL for a group that ignores SIGTERM", async () => {

@@ -1,9 +1,14 @@
 /**
- * Runs shell commands as plain child processes (the headless runner and the tests). Each command
- * gets its own process group, so a timeout or a cancelled task ends everything it started,
- * grandchildren included, not only the shell. POSIX only: Windows has no process groups to kill.
+ * Runs shell commands as plain child processes (the headless runner, the extension's sandboxed
+ * commands and fallback, and the tests). Each command gets its own process group, so a timeout or
+ * a cancelled task ends everything it started, grandchildren included, not only the shell; what
+ * left the group (`setsid`) is found through /proc and ended with it (core/util/process-tree.ts).
+ * A command that ends by itself may leave programs running in the background: they stay.
+ * POSIX only: Windows has no process groups to kill.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { spawnWithLifeline, type LifelineChild } from "../../core/util/lifeline";
+import { ProcessTree } from "../../core/util/process-tree";
 import type { CommandExit, RunCommandOptions, RunningCommand, TerminalActivity, TerminalHost, TerminalShell } from "../bridge";
 import { TerminalActivityLog } from "./terminal-activity-log";
 
@@ -18,6 +23,9 @@ export interface NodeTerminalOptions {
    */
   readonly drainMs?: number;
 }
+
+/** How often a running command's descendants are looked for (a scan of /proc costs a few ms); its mark finds the rest at kill time. */
+const COLLECT_EVERY_MS = 2000;
 
 interface Settings {
   readonly shell: string;
@@ -63,6 +71,9 @@ class ProcessGroupCommand implements RunningCommand {
   readonly completion: Promise<CommandExit>;
   private readonly listeners: ((text: string) => void)[] = [];
   private readonly child: ChildProcess | undefined;
+  /** What the command started outside its group. */
+  private readonly tree: ProcessTree | undefined;
+  private readonly lifeline: LifelineChild | undefined;
   private stoppedBy: CommandExit["stoppedBy"] = null;
   private exited = false;
   /** Once settled, the group id may belong to someone else: never signal it again. */
@@ -80,8 +91,12 @@ class ProcessGroupCommand implements RunningCommand {
       return;
     }
     // detached: the shell becomes the leader of a new process group (its pid is the group id).
-    const child = spawn(settings.shell, ["-c", command], { cwd: options.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // Under a lifeline: a Tandem killed meanwhile, even with SIGKILL, takes the command along.
+    const lifeline = spawnWithLifeline(settings.shell, ["-c", command], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], label: "tandem-command" });
+    const child = lifeline.child;
     this.child = child;
+    this.lifeline = lifeline;
+    if (child.pid !== undefined) this.tree = new ProcessTree(child.pid, { mark: lifeline.mark, collectEveryMs: COLLECT_EVERY_MS });
     for (const stream of [child.stdout, child.stderr]) {
       // A per-stream decoder keeps multibyte characters whole across chunk boundaries.
       stream?.setEncoding("utf8");
@@ -115,10 +130,15 @@ class ProcessGroupCommand implements RunningCommand {
         child.on("error", (error) => reject(new Error(`Could not start the command in ${this.options.cwd}: ${error.message}`, { cause: error })));
       });
       this.exited = true;
+      // Ended by itself, what it left in the background stays; stopped, the watcher finishes the job too.
+      if (this.stoppedBy === null) this.lifeline?.release();
+      else this.lifeline?.cut();
       await Promise.race([closed, delay(this.settings.drainMs)]);
       return { exitCode, signal, stoppedBy: this.stoppedBy };
     } finally {
       this.settled = true;
+      // What it found stays known for a kill still to come (the SIGKILL after the grace).
+      this.tree?.dispose();
       clearTimeout(timer);
       this.options.signal.removeEventListener("abort", onAbort);
       // Programs the command left running in the background must not keep us attached.
@@ -127,7 +147,7 @@ class ProcessGroupCommand implements RunningCommand {
     }
   }
 
-  /** SIGTERM to the whole group, then SIGKILL for whatever ignored it. */
+  /** SIGTERM to the whole group and what left it, then SIGKILL for whatever ignored it. */
   private stop(reason: NonNullable<CommandExit["stoppedBy"]>): void {
     const pid = this.child?.pid;
     if (pid === undefined || this.stoppedBy !== null || this.settled) return;
@@ -138,6 +158,8 @@ class ProcessGroupCommand implements RunningCommand {
   }
 
   private signalGroup(pid: number, signal: NodeJS.Signals): void {
+    // First: the tree is found through the parent links, which the group's end would cut.
+    this.tree?.kill(signal);
     try {
       process.kill(-pid, signal);
     } catch (error) {

@@ -45,7 +45,7 @@ export class CheckpointDiff extends Disposable {
 
   /** Both sides keep the file's path (only the scheme differs), so the editor pairs them and sees no rename. */
   private resource(root: string, entry: CheckpointDiffEntry): ChangeResource {
-    const absolute = path.join(root, ...entry.path.split("/"));
+    const absolute = entry.absolute ?? path.join(root, ...entry.path.split("/"));
     const file = vscode.Uri.file(absolute);
     const left = this.contents.add(absolute, entry.before);
     return [file, left, entry.right === "deleted" ? this.contents.add(absolute, "") : file];

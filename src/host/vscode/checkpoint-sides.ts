@@ -7,8 +7,10 @@
 import type { CheckpointChange } from "../../shared/checkpoints";
 
 export interface CheckpointDiffEntry {
-  /** Workspace-relative, with forward slashes. */
+  /** As CheckpointChange names it: relative in the primary folder, `name/…` in another. */
   readonly path: string;
+  /** Where the file is; absent: `path` is relative to the primary folder. */
+  readonly absolute?: string;
   /** The file at the checkpoint; "" when it did not exist then. */
   readonly before: string;
   /** The file now: the real one on disk, or none (deleted since, shown as an empty text). */
@@ -26,7 +28,7 @@ export function planCheckpointDiff(changes: readonly CheckpointChange[]): Checkp
   const binary: string[] = [];
   for (const change of changes) {
     if (isBinary(change)) binary.push(change.path);
-    else entries.push({ path: change.path, before: change.before ?? "", right: change.status === "deleted" ? "deleted" : "file" });
+    else entries.push({ path: change.path, ...(change.absolute ? { absolute: change.absolute } : {}), before: change.before ?? "", right: change.status === "deleted" ? "deleted" : "file" });
   }
   return { entries, binary };
 }

@@ -4,7 +4,8 @@
  */
 import * as vscode from "vscode";
 import type { WebviewSession } from "../../core/controller/webview-session";
-import type { PanelView, ProviderId } from "../../shared/protocol";
+import type { PanelView } from "../../shared/protocol";
+import { PROVIDERS, takesField } from "../../shared/providers";
 import type { VscodeSecretStore } from "./secret-store";
 import { formatSelectionForChat, selectedLineRange } from "./selection-text";
 import type { SessionHolder } from "./session-holder";
@@ -23,7 +24,6 @@ export interface CommandDeps {
   readonly hooksTrust?: HooksWorkspaceTrust;
 }
 
-const PROVIDER_NAMES: Readonly<Record<ProviderId, string>> = { anthropic: "Anthropic", openai: "OpenAI (or a compatible server)" };
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const handlers: Readonly<Record<string, () => Promise<void>>> = {
@@ -111,8 +111,12 @@ async function cancelTask(deps: CommandDeps): Promise<void> {
 
 async function setApiKey(deps: CommandDeps): Promise<void> {
   const provider = deps.settings.getApiSettings().provider;
+  if (!takesField(provider, "apiKey")) {
+    void vscode.window.showInformationMessage(`Tandem: ${PROVIDERS[provider].name} takes no API key (see its fields in Tandem's settings).`);
+    return;
+  }
   const apiKey = await vscode.window.showInputBox({
-    title: `Tandem: API key for ${PROVIDER_NAMES[provider]}`,
+    title: `Tandem: API key for ${PROVIDERS[provider].name}`,
     prompt: "Kept in VS Code's secret storage, never in settings. Leave empty to remove the stored key. (The provider is the tandem.apiProvider setting.)",
     password: true,
     ignoreFocusOut: true,
@@ -122,5 +126,5 @@ async function setApiKey(deps: CommandDeps): Promise<void> {
   // An open panel shows whether a key is stored.
   const session = deps.sessions.current();
   if (session) await (await session).refreshSettings();
-  void vscode.window.showInformationMessage(`Tandem: the API key for ${PROVIDER_NAMES[provider]} was ${apiKey.trim() ? "saved" : "removed"}.`);
+  void vscode.window.showInformationMessage(`Tandem: the API key for ${PROVIDERS[provider].name} was ${apiKey.trim() ? "saved" : "removed"}.`);
 }

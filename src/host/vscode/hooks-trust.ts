@@ -11,7 +11,7 @@ import { RememberedTrust, type AskModal, type RememberedAnswer, type TrustMement
 const KEY = "tandem.hooks.workspaceTrust";
 export const RUN_HOOKS = "Trust and run";
 export const KEEP_HOOKS_OFF = "Keep them off";
-export const TRUST_HOOKS_HINT = 'To be asked again, run "Tandem: Trust Workspace Hooks" from the Command Palette.';
+export const TRUST_HOOKS_HINT = 'To be asked again, run "Tandem: Trust Workspace Hooks" from the Command Palette (in Restricted Mode, trust the workspace first).';
 
 export type HookTrustMemento = TrustMemento;
 export type AskHooksModal = AskModal;
@@ -25,8 +25,10 @@ export class HooksWorkspaceTrust {
   constructor(
     private readonly memory: HookTrustMemento,
     ask: AskHooksModal,
+    /** VS Code's workspace trust (Restricted Mode answers no, unasked). */
+    workspaceTrusted?: () => boolean,
   ) {
-    this.trust = new RememberedTrust(ask, { trust: RUN_HOOKS, keepOff: KEEP_HOOKS_OFF });
+    this.trust = new RememberedTrust(ask, { trust: RUN_HOOKS, keepOff: KEEP_HOOKS_OFF }, workspaceTrusted);
   }
 
   readonly decide = (request: HookTrustRequest): Promise<boolean> => {

@@ -35,7 +35,7 @@ export function createMcpHub({ context, McpHub: Hub, oauth, elicit, sandbox }: M
   const globalConfigFile = globalMcpSettingsFile(context.globalStorageUri.fsPath);
   const first = folders()[0];
   const workspaceConfigFile = first ? workspaceMcpFile(first) : undefined;
-  const trust = new McpWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices));
+  const trust = new McpWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices), () => vscode.workspace.isTrusted);
   const hub = new Hub({
     globalConfigFile,
     workspaceConfigFile,
@@ -63,7 +63,11 @@ export function createMcpHub({ context, McpHub: Hub, oauth, elicit, sandbox }: M
     },
   };
   // The roots follow the folders; the workspace file stays the first folder's until the next session.
-  const subscriptions = vscode.workspace.onDidChangeWorkspaceFolders(() => hub.rootsChanged());
+  // Trusting the window (leaving Restricted Mode) is when the workspace's servers may be asked about.
+  const subscriptions = vscode.Disposable.from(
+    vscode.workspace.onDidChangeWorkspaceFolders(() => hub.rootsChanged()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void hub.refreshWorkspaceTrust()),
+  );
   return { hub, panelHost, subscriptions };
 }
 

@@ -20,8 +20,10 @@ export class McpWorkspaceTrust {
   constructor(
     private readonly memory: TrustMemento,
     ask: AskModal,
+    /** VS Code's workspace trust (Restricted Mode answers no, unasked). */
+    workspaceTrusted?: () => boolean,
   ) {
-    this.trust = new RememberedTrust(ask, { trust: TRUST, keepOff: KEEP_OFF });
+    this.trust = new RememberedTrust(ask, { trust: TRUST, keepOff: KEEP_OFF }, workspaceTrusted);
   }
 
   /** The hub's `trustWorkspace`. */

@@ -2,7 +2,8 @@
  * The one rule both workspace-trust questions follow (MCP servers, hooks): the person is asked in
  * a modal, the safe answer first (the one Enter picks); the answer is remembered with the
  * fingerprint of what was asked about, so a change asks again; a remembered "no" stands until the
- * person asks to be asked again; dismissing the modal remembers nothing.
+ * person asks to be asked again; dismissing the modal remembers nothing. In a window VS Code does
+ * not trust (Restricted Mode) the answer is no, unasked.
  */
 import type * as vscode from "vscode";
 
@@ -30,9 +31,12 @@ export class RememberedTrust {
   constructor(
     private readonly ask: AskModal,
     private readonly labels: { readonly trust: string; readonly keepOff: string },
+    /** VS Code's workspace trust: in Restricted Mode nothing a repository ships runs, and nobody is asked. */
+    private readonly workspaceTrusted: () => boolean = () => true,
   ) {}
 
   async decide(question: TrustQuestion): Promise<boolean> {
+    if (!this.workspaceTrusted()) return false;
     const { remembered, fingerprint } = question;
     const explicit = this.askAgain;
     this.askAgain = false;

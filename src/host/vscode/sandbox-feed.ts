@@ -13,8 +13,8 @@ import { Disposable } from "../../core/util/disposable";
 
 /** What the feed needs of core/sandbox's CommandSandbox. */
 export interface SandboxService {
-  /** The state once the machine has been checked. */
-  ready(): Promise<SandboxStatus>;
+  /** The state once the machine has been checked (waiting for the check, not starting it). */
+  settled(): Promise<SandboxStatus>;
   update(settings: SandboxSettings): Promise<SandboxStatus>;
   dispose(): Promise<void>;
 }
@@ -33,7 +33,7 @@ export class SandboxFeed extends Disposable {
   ) {
     super();
     this.applied = key(settings.getAgentSettings().sandbox);
-    this.queue = this.settle(sandbox.ready());
+    this.queue = this.settle(sandbox.settled());
     this._register(settings.onDidChange(() => this.settingsChanged()));
   }
 

@@ -4,7 +4,7 @@
  */
 import type * as vscode from "vscode";
 import type { SecretStore } from "../../core/controller/stores";
-import { isProviderId, providerChoices, type ProviderId } from "../../shared/providers";
+import { isProviderId, providerChoices, PROVIDERS, takesField, type ProviderId } from "../../shared/providers";
 
 export function apiKeySecretName(provider: ProviderId): string {
   return `tandem.apiKey.${provider}`;
@@ -19,6 +19,7 @@ export class VscodeSecretStore implements SecretStore {
 
   async setApiKey(provider: ProviderId, apiKey: string): Promise<void> {
     const name = apiKeySecretName(checkProvider(provider));
+    if (!takesField(provider, "apiKey")) throw new Error(`${PROVIDERS[provider].name} takes no API key.`);
     if (typeof apiKey !== "string") throw new Error("The API key must be text.");
     const key = apiKey.trim();
     if (key) await this.secrets.store(name, key);

@@ -1,6 +1,6 @@
 /**
  * Holds the one WebviewSession, created on first need (the view resolves or a command runs), so
- * activation stays cheap: the factory loads the core with a dynamic import. The session outlives
+ * activation stays cheap: the factory loads the core (core-bundle.ts). The session outlives
  * the view: closing or moving the panel disposes only the page, not the running task.
  */
 import type { WebviewSession } from "../../core/controller/webview-session";

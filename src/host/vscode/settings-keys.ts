@@ -58,6 +58,9 @@ const isRequestRetries = wholeNumber(REQUEST_LIMITS.requestRetries.min, REQUEST_
 const isStallTimeout = wholeNumber(REQUEST_LIMITS.stallTimeoutSeconds.min, REQUEST_LIMITS.stallTimeoutSeconds.max);
 const isHookTimeout = wholeNumber(REQUEST_LIMITS.hookTimeoutSeconds.min, REQUEST_LIMITS.hookTimeoutSeconds.max);
 const isReminderInterval = wholeNumber(FOCUS_CHAIN_LIMITS.reminderInterval.min, FOCUS_CHAIN_LIMITS.reminderInterval.max);
+/** A spending cap: 0 is none; dollars with cents, or whole requests. */
+const isCostCap: Check<number> = (v) => (typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 100_000 ? v : undefined);
+const isRequestCap = wholeNumber(0, 100_000);
 const isToolCallMode: Check<AgentSettings["toolCallMode"]> = (v) => TOOL_CALL_MODES.find((m) => m === v);
 const isProvider: Check<ProviderId> = (v) => (isProviderId(v) ? v : undefined);
 /** "auto" (the default) is stored as no setting at all. */
@@ -107,6 +110,8 @@ const EXPECTED = {
   toggleMap: 'an object of rule names and true/false, e.g. {".clinerules/old.md": false}',
   optionalCount: "a positive whole number (or empty)",
   agentMode: `one of ${AGENT_MODES.join(", ")}`,
+  costCap: "a number of US dollars, 0 or more (0: no cap)",
+  requestCap: "a whole number of requests, 0 or more (0: no cap)",
 };
 
 /** Reads the value of `key`, or its fallback with a problem noted. */
@@ -152,6 +157,8 @@ export function readAgentSettings(get: ConfigReader): ReadResult<AgentSettings> 
     autoCondense: r.read("autoCondense", isBoolean, d.autoCondense, EXPECTED.boolean),
     defaultMode: r.read("defaultMode", isAgentMode, d.defaultMode, EXPECTED.agentMode),
     planModeModelId: r.read("planModeModelId", isTrimmedText, d.planModeModelId, EXPECTED.text),
+    maxCostPerTask: r.read("maxCostPerTask", isCostCap, d.maxCostPerTask, EXPECTED.costCap),
+    maxRequestsPerTask: r.read("maxRequestsPerTask", isRequestCap, d.maxRequestsPerTask, EXPECTED.requestCap),
   };
   return { value, problems: r.problems };
 }
@@ -185,12 +192,22 @@ export function readApiSettings(get: ConfigReader): ReadResult<ApiSettings> {
   const contextWindowOverride = r.read("contextWindowOverride", isOptionalCount, null, EXPECTED.optionalCount);
   const thinkingBudgetTokens = r.read("thinkingBudgetTokens", isOptionalCount, null, EXPECTED.optionalCount);
   const openAiApi = r.read("openAiApi", isOpenAiApi, null, EXPECTED.openAiApi);
+  for (const name of PROVIDER_TEXT_SETTINGS) {
+    const text = r.read(name, isOptionalText, null, EXPECTED.optionalText);
+    if (text !== null) value[name] = text;
+  }
   if (baseUrl !== null) value.baseUrl = baseUrl;
   if (modelId !== null) value.modelId = modelId;
   if (contextWindowOverride !== null) value.contextWindowOverride = contextWindowOverride;
   if (thinkingBudgetTokens !== null) value.thinkingBudgetTokens = thinkingBudgetTokens;
   if (openAiApi !== null) value.openAiApi = openAiApi;
   return { value, problems: r.problems };
+}
+
+/** Whether a question or a task's end is notified while the window is in the background: the editor's own setting, which the core never reads. */
+export function readNotificationsEnabled(get: ConfigReader): ReadResult<boolean> {
+  const r = new Reader(get);
+  return { value: r.read("notifications.enabled", isBoolean, true, EXPECTED.boolean), problems: r.problems };
 }
 
 /** Checks a change for the store; throws SettingValueError naming the first bad value. */
@@ -219,6 +236,8 @@ const AGENT_KEYS: Readonly<Record<Exclude<keyof AgentSettings, "autoApproval" | 
   autoCondense: { key: "autoCondense", check: isBoolean, expected: EXPECTED.boolean },
   defaultMode: { key: "defaultMode", check: isAgentMode, expected: EXPECTED.agentMode },
   planModeModelId: { key: "planModeModelId", check: isTrimmedText, expected: EXPECTED.text },
+  maxCostPerTask: { key: "maxCostPerTask", check: isCostCap, expected: EXPECTED.costCap },
+  maxRequestsPerTask: { key: "maxRequestsPerTask", check: isRequestCap, expected: EXPECTED.requestCap },
 };
 
 export function agentSettingsEntries(change: Readonly<Record<string, unknown>>): ConfigEntry[] {
@@ -258,6 +277,9 @@ function sandboxEntries(raw: unknown): ConfigEntry[] {
   });
 }
 
+/** The providers' own settings (src/shared/providers.ts): optional text, each under its own name. */
+const PROVIDER_TEXT_SETTINGS = ["awsRegion", "awsProfile", "vertexProjectId", "vertexRegion"] as const satisfies readonly (keyof ApiSettings)[];
+
 const API_KEYS: Readonly<Record<keyof ApiSettings, { key: string; check: Check<unknown>; expected: string }>> = {
   provider: { key: "apiProvider", check: isProvider, expected: EXPECTED.provider },
   baseUrl: { key: "baseUrl", check: isOptionalText, expected: EXPECTED.optionalText },
@@ -265,6 +287,10 @@ const API_KEYS: Readonly<Record<keyof ApiSettings, { key: string; check: Check<u
   contextWindowOverride: { key: "contextWindowOverride", check: isOptionalCount, expected: EXPECTED.optionalCount },
   thinkingBudgetTokens: { key: "thinkingBudgetTokens", check: isOptionalCount, expected: EXPECTED.optionalCount },
   openAiApi: { key: "openAiApi", check: isOpenAiApi, expected: EXPECTED.openAiApi },
+  awsRegion: { key: "awsRegion", check: isOptionalText, expected: EXPECTED.optionalText },
+  awsProfile: { key: "awsProfile", check: isOptionalText, expected: EXPECTED.optionalText },
+  vertexProjectId: { key: "vertexProjectId", check: isOptionalText, expected: EXPECTED.optionalText },
+  vertexRegion: { key: "vertexRegion", check: isOptionalText, expected: EXPECTED.optionalText },
 };
 
 /** Optional settings that are cleared are removed from settings.json (undefined), not stored as null. */

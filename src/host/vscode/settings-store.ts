@@ -8,7 +8,7 @@ import type { SettingsStore } from "../../core/controller/stores";
 import type { ApiSettings } from "../../shared/protocol";
 import type { AgentSettings } from "../../shared/settings";
 import { Disposable } from "../../core/util/disposable";
-import { agentSettingsEntries, apiSettingsEntries, readAgentSettings, readApiSettings, type ConfigEntry, type ReadResult } from "./settings-keys";
+import { agentSettingsEntries, apiSettingsEntries, readAgentSettings, readApiSettings, readNotificationsEnabled, type ConfigEntry, type ReadResult } from "./settings-keys";
 
 const SECTION = "tandem";
 
@@ -33,6 +33,11 @@ export class VscodeSettingsStore extends Disposable implements SettingsStore {
 
   getApiSettings(): ApiSettings {
     return this.checked(readApiSettings(this.reader()));
+  }
+
+  /** `tandem.notifications.enabled`: notifications while the window is in the background (attention-toasts.ts). */
+  notificationsEnabled(): boolean {
+    return this.checked(readNotificationsEnabled(this.reader()));
   }
 
   async updateAgentSettings(change: Partial<AgentSettings>): Promise<void> {

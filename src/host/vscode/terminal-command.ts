@@ -113,6 +113,8 @@ export class TerminalCommand implements RunningCommand {
     const onAbort = () => this.stop("abort");
     this.options.signal.addEventListener("abort", onAbort, { once: true });
     try {
+      // Killed while the folder was checked: the stop's signal has fired already, so nothing would wake the wait below.
+      if (this.stoppedBy !== null) return { exitCode: null, signal: null, stoppedBy: this.stoppedBy };
       const slot = await this.env.acquire(this.options.cwd, this.stopper.signal);
       if (this.stoppedBy !== null) {
         slot?.release();

@@ -7,7 +7,7 @@
 import type { ToWebviewMessage } from "../../shared/protocol";
 
 /** Messages that are requests, not state: kept until the page can act on them. */
-const WAITS_FOR_PAGE: ReadonlySet<ToWebviewMessage["type"]> = new Set(["showView", "focusInput", "insertText", "notice"]);
+const WAITS_FOR_PAGE: ReadonlySet<ToWebviewMessage["type"]> = new Set(["showView", "focusInput", "focusQuestion", "insertText", "notice"]);
 
 /** Enough for any burst of commands; older requests beyond it are stale anyway. */
 const MAX_WAITING = 20;

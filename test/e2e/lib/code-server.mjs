@@ -2,6 +2,9 @@
  * code-server (VS Code 1.100.3 in the browser) with fresh user-data and extensions folders.
  */
 import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { CODE_SERVER_BIN } from "./paths.mjs";
@@ -15,14 +18,44 @@ function folderArgs(dir) {
   return ["--user-data-dir", dir.userData, "--extensions-dir", dir.extensions];
 }
 
-/** Installs a .vsix into the run's extensions folder (the same step a person takes). */
+/**
+ * Installs a .vsix into the run's extensions folder. code-server installs it (the same step a
+ * person takes) once per runner process and package, into a folder of its own; each session then
+ * gets a copy of what it installed, with the folder's own path written into its manifest. The
+ * installer is a whole code-server start (about 2.5 s of CPU), which every scenario paid before.
+ * @param {RunDir} dir
+ * @param {string} vsix
+ */
 export async function installExtension(dir, vsix) {
+  const { mtimeMs, size } = statSync(vsix);
+  const key = `${vsix}:${mtimeMs}:${size}`;
+  let installed = installedCopies.get(key);
+  if (!installed) {
+    installed = installOnce(dir, vsix);
+    installedCopies.set(key, installed);
+    // A failed install is not kept: the next session tries again (and reports its own failure).
+    installed.catch(() => installedCopies.delete(key));
+  }
+  const source = await installed;
+  await cp(source, dir.extensions, { recursive: true });
+  const manifest = path.join(dir.extensions, "extensions.json");
+  if (existsSync(manifest)) writeFileSync(manifest, readFileSync(manifest, "utf8").replaceAll(source, dir.extensions));
+}
+
+/** key (the package, as it is on disk) → the folder code-server installed it into, for this process. */
+const installedCopies = new Map();
+
+/** @param {RunDir} dir */
+async function installOnce(dir, vsix) {
+  const target = mkdtempSync(path.join(tmpdir(), "tandem-e2e-installed-"));
+  process.once("exit", () => rmSync(target, { recursive: true, force: true }));
   try {
-    const { stdout } = await run(CODE_SERVER_BIN, [...folderArgs(dir), "--install-extension", vsix], {
+    const { stdout } = await run(CODE_SERVER_BIN, ["--user-data-dir", dir.userData, "--extensions-dir", target, "--install-extension", vsix], {
       env: dir.codeServerEnv,
       timeout: 60_000,
     });
     if (!/successfully installed/i.test(stdout)) throw new Error(stdout.trim() || "no output");
+    return target;
   } catch (error) {
     const err = /** @type {Error & { stdout?: string, stderr?: string }} */ (error);
     throw new Error(`code-server could not install ${vsix}: ${err.message}\n${err.stdout ?? ""}${err.stderr ?? ""}`.trim());
@@ -34,7 +67,7 @@ export async function installExtension(dir, vsix) {
  * The caller owns the returned server and must call stop().
  * @param {RunDir} dir
  */
-export async function startCodeServer(dir) {
+export async function startCodeServer(dir, { workspaceTrust = false } = {}) {
   const logFile = path.join(dir.logs, "code-server.log");
   const { proc, match } = await startAndWaitFor(
     {
@@ -46,7 +79,8 @@ export async function startCodeServer(dir) {
         ...folderArgs(dir),
         "--disable-telemetry",
         "--disable-update-check",
-        "--disable-workspace-trust",
+        // Workspace trust stays off (every folder trusted) unless a scenario tests Restricted Mode.
+        ...(workspaceTrust ? [] : ["--disable-workspace-trust"]),
         "--disable-getting-started-override",
         "--ignore-last-opened",
       ],

@@ -38,6 +38,8 @@ export async function startModelServer(dir, turns = []) {
     logFile,
     /** Appends turns to the script. */
     appendScript: (/** @type {unknown[]} */ more) => control(url, "POST", "/__script", more),
+    /** What the model-list routes (Ollama's, LM Studio's, OpenRouter's) answer from now on. */
+    setListedModels: (/** @type {unknown[]} */ models) => control(url, "POST", "/__models", models),
     /** Drops the turns not served yet. */
     dropScript: () => control(url, "DELETE", "/__script"),
     /** Every model request received so far (protocol, path, headers, body, turnIndex). */

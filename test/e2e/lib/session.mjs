@@ -25,8 +25,13 @@ import { enableDevelopmentPayload, openWorkbench, workbenchUrl } from "./workben
  * @property {{ provider?: "anthropic" | "openai", modelId?: string, yolo?: boolean, extra?: Record<string, unknown> }} [tandem]
  * @property {Record<string, unknown>} [settings]  other user settings
  * @property {Record<string, string>} [files]  workspace files to create: relative path -> content
+ * @property {Record<string, Record<string, string>>} [folders]  more workspace folders, by name, with their files: the
+ *   session then opens a .code-workspace of the workspace folder (first) and these, each named after its folder
  * @property {Array<[string, string]>} [payload]  development options (name, absolute path) for the workbench URL
  * @property {(page: import("playwright-core").Page, dir: import("./run-dir.mjs").RunDir) => Promise<void>} [beforeOpen]  runs before navigating
+ * @property {(modelUrl: string | undefined, dir: import("./run-dir.mjs").RunDir) => Record<string, string>} [extensionEnv]  more
+ *   environment for code-server and so the extension host (e.g. a metadata server for Google's credentials)
+ * @property {boolean} [restricted]  open the workspace untrusted, in VS Code's Restricted Mode (workspace trust on, never asked)
  */
 
 /** Teardowns of the sessions not closed yet, for an interrupted run. */
@@ -93,6 +98,7 @@ class Laps {
  */
 async function build(options, { dir, cleanup, memory, laps, close }) {
   writeWorkspaceFiles(dir.workspace, options.files ?? {});
+  const folders = writeMoreFolders(dir, options.folders ?? {});
   const vsix = options.vsix === undefined ? DEFAULT_VSIX : options.vsix;
   if (vsix !== null && !existsSync(vsix)) throw new Error(`${vsix} does not exist; build it with: npm run package`);
 
@@ -106,8 +112,10 @@ async function build(options, { dir, cleanup, memory, laps, close }) {
         vsix === null ? undefined : installExtension(dir, vsix).then(() => laps.mark("vsix installed")),
       ]);
       const provider = options.tandem?.provider ?? "anthropic";
-      writeUserSettings(dir.userSettings, { ...tandemSettings({ ...options.tandem, baseUrl: model?.baseUrlFor(provider) }), ...options.settings });
-      const codeServer = owned(await startCodeServer(dir), "code-server", "code-server up");
+      const trust = options.restricted ? { "security.workspace.trust.enabled": true } : {};
+      writeUserSettings(dir.userSettings, { ...tandemSettings({ ...options.tandem, baseUrl: model?.baseUrlFor(provider) }), ...trust, ...options.settings });
+      if (options.extensionEnv) Object.assign(dir.codeServerEnv, options.extensionEnv(model?.url, dir));
+      const codeServer = owned(await startCodeServer(dir, { workspaceTrust: options.restricted === true }), "code-server", "code-server up");
       return { model, codeServer };
     })(),
     launchBrowser(dir).then((b) => owned(b, "browser", "browser up")),
@@ -115,7 +123,8 @@ async function build(options, { dir, cleanup, memory, laps, close }) {
 
   if (options.payload) await enableDevelopmentPayload(browser.page);
   await options.beforeOpen?.(browser.page, dir);
-  await openWorkbench(browser.page, workbenchUrl(codeServer.url, dir.workspace, options.payload));
+  const opened = Object.keys(folders).length === 0 ? dir.workspace : writeWorkspaceFile(dir, folders);
+  await openWorkbench(browser.page, workbenchUrl(codeServer.url, opened, options.payload));
   laps.mark("workbench loaded");
 
   /**
@@ -137,6 +146,8 @@ async function build(options, { dir, cleanup, memory, laps, close }) {
     codeServer,
     model,
     workspace: dir.workspace,
+    /** The more workspace folders (options.folders), by name: absolute paths. */
+    folders,
     get peakMemoryKiB() {
       return memory.peakKiB;
     },
@@ -181,6 +192,27 @@ function writeWorkspaceFiles(root, files) {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, content);
   }
+}
+
+/** Each more folder under the run's `folders/`, named as asked (VS Code names a folder after its last segment). */
+function writeMoreFolders(dir, folders) {
+  /** @type {Record<string, string>} */
+  const paths = {};
+  for (const [name, files] of Object.entries(folders)) {
+    if (!/^[\w.-]+$/.test(name)) throw new Error(`workspace folder name ${name} is not one plain segment`);
+    const folder = path.join(dir.root, "folders", name);
+    mkdirSync(folder, { recursive: true });
+    writeWorkspaceFiles(folder, files);
+    paths[name] = folder;
+  }
+  return paths;
+}
+
+/** A .code-workspace of the workspace folder, then the more folders; returns its path (the workbench opens it). */
+function writeWorkspaceFile(dir, folders) {
+  const file = path.join(dir.root, "tandem.code-workspace");
+  writeFileSync(file, `${JSON.stringify({ folders: [dir.workspace, ...Object.values(folders)].map((folder) => ({ path: folder })) }, null, 2)}\n`);
+  return file;
 }
 
 /** Anything of the run still alive after teardown is a leak: stop it, and fail loudly. */

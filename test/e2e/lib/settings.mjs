@@ -2,7 +2,7 @@
  * The user settings.json written before code-server starts: a quiet workbench (no telemetry,
  * welcome pages, tips, update checks or trust prompts) plus the Tandem settings a test asks for.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 const QUIET_WORKBENCH = {
   "telemetry.telemetryLevel": "off",
@@ -44,4 +44,19 @@ export function tandemSettings({ provider, baseUrl, modelId, yolo, extra = {} } 
 /** Writes settings.json; `overrides` win over the quiet-workbench defaults. */
 export function writeUserSettings(file, overrides = {}) {
   writeFileSync(file, `${JSON.stringify({ ...QUIET_WORKBENCH, ...overrides }, null, 2)}\n`);
+}
+
+/** The value of `key` in settings.json once it is `expected` (or whatever it is after 10 s); a half-written file is read again. */
+export async function savedSetting(file, key, expected) {
+  const deadline = Date.now() + 10_000;
+  let value;
+  for (;;) {
+    try {
+      value = JSON.parse(readFileSync(file, "utf8"))[key];
+    } catch {
+      value = undefined;
+    }
+    if (value === expected || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

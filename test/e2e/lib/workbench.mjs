@@ -1,6 +1,7 @@
 /**
  * Finding things in the VS Code workbench as a person would: the Tandem icon in the activity
- * bar, the Tandem webview, the command palette, input boxes, notifications.
+ * bar, the Tandem webview, the command palette, input boxes, notifications, and the window sent
+ * to the background.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -13,15 +14,16 @@ import { EXTENSION_ID, OUTPUT_DIR, VIEW_CONTAINER_TITLE } from "./paths.mjs";
 export const WORKBENCH_TIMEOUT = 60_000;
 
 /**
- * The workbench URL for a folder on the server, optionally with development options
- * (extensionDevelopmentPath, extensionTestsPath) as `vscode-remote://` URIs.
+ * The workbench URL for a folder on the server (or a `.code-workspace` file: a workspace of
+ * several folders), optionally with development options (extensionDevelopmentPath,
+ * extensionTestsPath) as `vscode-remote://` URIs.
  * @param {string} baseUrl  code-server's URL
  * @param {string} folder  an absolute path on the server
  * @param {Array<[string, string]>} [payload]  option name and absolute path pairs
  */
 export function workbenchUrl(baseUrl, folder, payload) {
   const url = new URL(baseUrl);
-  url.searchParams.set("folder", folder);
+  url.searchParams.set(folder.endsWith(".code-workspace") ? "workspace" : "folder", folder);
   if (payload) {
     const remote = payload.map(([name, file]) => [name, `vscode-remote://${url.host}${file}`]);
     url.searchParams.set("payload", JSON.stringify(remote));
@@ -113,6 +115,24 @@ export async function expectWebviewText(webview, text, timeout = 10_000) {
 }
 
 /**
+ * Scrolls the chat with the mouse wheel, as a person does, until `locator` is visible: the list
+ * renders only the rows near its view, so a row far above (a checkpoint marker once later rows
+ * grew) is not there to click until then. Up first, then back down.
+ * @param {Page} page
+ * @param {FrameLocator} webview
+ * @param {import("playwright-core").Locator} locator
+ */
+export async function scrollChatTo(page, webview, locator) {
+  const box = await webview.locator(".chat-scroller").boundingBox();
+  if (!box) throw new Error("the chat list has no size");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (const step of [-300, 300]) {
+    for (let i = 0; i < 40 && !(await locator.isVisible()); i++) await page.mouse.wheel(0, step);
+  }
+  await locator.waitFor({ state: "visible", timeout: 5_000 });
+}
+
+/**
  * Runs a command the way a person does: F1, type its title, pick it.
  * @param {Page} page
  * @param {string} title  as the palette shows it, e.g. "Tandem: New Task"
@@ -201,6 +221,34 @@ export async function waitForNotification(page, text, timeout = 10_000) {
   const toast = page.locator(".notifications-toasts .notification-toast").filter({ hasText: text });
   await toast.first().waitFor({ timeout });
   return (await toast.first().innerText()).trim();
+}
+
+/**
+ * Puts the workbench in the background, as switching to another window does: Playwright keeps
+ * every page "focused" by emulation, so that is switched off for this page and a blank page is
+ * brought to the front. The page gets a real blur (document.hasFocus() is false), so VS Code sees
+ * its window lose focus (vscode.window.state.focused). In a browser VS Code hears that only from
+ * the workbench's own document: while the keyboard is in a webview (another frame), the blur goes
+ * to that frame alone and VS Code still thinks its window focused. So the focus first goes back
+ * to the workbench, as a click on it would. Returns what brings the page back to the front.
+ * Polling by interval: a page in the background gets no animation frames.
+ * @param {Page} page
+ * @returns {Promise<() => Promise<void>>}
+ */
+export async function sendWindowToBack(page) {
+  await page.evaluate(() => /** @type {HTMLElement | null} */ (document.activeElement)?.blur());
+  const context = page.context();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setFocusEmulationEnabled", { enabled: false });
+  const other = await context.newPage();
+  await other.bringToFront();
+  await page.waitForFunction(() => !document.hasFocus(), undefined, { polling: 100, timeout: 10_000 });
+  return async () => {
+    await page.bringToFront();
+    await page.waitForFunction(() => document.hasFocus(), undefined, { polling: 100, timeout: 10_000 });
+    await other.close();
+    await cdp.detach();
+  };
 }
 
 /**

@@ -52,7 +52,7 @@ export default async function keyNotLeaked(t) {
   t.log(`screenshot: ${await saveScreenshot(page, "23-key-not-leaked")}`);
   const [request] = await session.model.requests();
   assert.ok(request, "the model received a request");
-  assert.equal(request.headers["x-api-key"], API_KEY, "the key from the settings view is what the model sees");
+  assert.equal(request.headers.authorization, `Bearer ${API_KEY}`, "the key from the settings view is what the model sees");
 
   // Leaving the workbench and closing the browser makes Chromium and VS Code write out what they keep in memory.
   await page.goto("about:blank");

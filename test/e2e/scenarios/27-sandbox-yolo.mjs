@@ -6,8 +6,9 @@
  * executable: bubblewrap execs it for every sandboxed command.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { savedSetting } from "../lib/settings.mjs";
 import { expectWebviewText, openTandemView, runCommand, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "YOLO with the sandbox on: a write outside the workspace is refused, one inside lands, in the Tandem terminal";
@@ -104,17 +105,3 @@ async function terminalNames(page) {
   return [...tabs, ...single].map((name) => name.trim()).filter(Boolean);
 }
 
-/** The value of `key` in settings.json once it is `expected` (or whatever it is after 10 s); a half-written file is read again. */
-async function savedSetting(file, key, expected) {
-  const deadline = Date.now() + 10_000;
-  let value;
-  for (;;) {
-    try {
-      value = JSON.parse(readFileSync(file, "utf8"))[key];
-    } catch {
-      value = undefined;
-    }
-    if (value === expected || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

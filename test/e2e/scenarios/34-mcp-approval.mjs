@@ -72,8 +72,12 @@ export default async function mcpApproval(t) {
 
   const results = webview.locator('[data-row="say:tool"]').filter({ has: webview.locator(".mcp-row-result") });
   const echoResult = results.filter({ has: webview.locator(".mcp-row-tool", { hasText: "echo" }) });
-  await echoResult.locator(".mcp-row-text", { hasText: `Echo: ${ECHOED}` }).waitFor({ timeout: 30_000 });
-  assert.equal((await echoResult.locator(".row-title").innerText()).replace(/\s+/g, " "), "Result of echo from everything");
+  // One wait for the whole row: the task goes on at once (the next call is auto-approved), and the
+  // chat list unmounts a row that scrolls away, so a second look at it later may find nothing.
+  await echoResult
+    .filter({ has: webview.locator(".mcp-row-text", { hasText: `Echo: ${ECHOED}` }) })
+    .filter({ has: webview.locator(".row-title", { hasText: /^\s*Result\s+of\s+echo\s+from\s+everything\s*$/ }) })
+    .waitFor({ timeout: 30_000 });
 
   // The resource's approval: the server and the URI.
   const resourceAsk = webview.locator('[data-row="ask:tool"]').filter({ has: webview.locator(".mcp-row-uri") });

@@ -3,7 +3,7 @@
  * (the "Default High Contrast" theme): the empty chat, the chat at each kind of question (a tool approval, a command
  * approval, a followup with options, an API failure, the completion, a Plan-mode answer with
  * options), YOLO's banner, the / and @ menus, Settings, the MCP view (a connected stdio server)
- * and History. Each view is checked in the three themes (picked in "Preferences: Color Theme" as a
+ * and History (with a search's marks too). Each view is checked in the three themes (picked in "Preferences: Color Theme" as a
  * person does: one VS Code for all, not one per theme), and every serious or critical violation of
  * every view is listed before the scenario fails. A page error (the panel crashing) is logged.
  */
@@ -153,6 +153,10 @@ export default async function axeThemes(t) {
   await runCommand(page, "Tandem: Show History");
   await webview.locator(".history-entry").first().waitFor({ timeout: 10_000 });
   await checkView("history");
+  // A search's marks (the matched words) and a conversation's words under an entry.
+  await webview.locator('vscode-textfield[aria-label="Search tasks and conversations"] input').fill("notes");
+  await webview.locator(".history-entry mark").first().waitFor({ timeout: 10_000 });
+  await checkView("history, searched");
 
   t.log(`${checked} views in ${THEMES.length} themes checked; screenshot: ${await saveScreenshot(page, "38-axe-history")}`);
   assert.equal(failures.length, 0, `axe found serious or critical violations:\n${failures.join("\n")}`);

@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { editorTabLabels, expectWebviewText, openTandemView, saveScreenshot, setApiKey } from "../lib/workbench.mjs";
+import { editorTabLabels, expectWebviewText, openTandemView, saveScreenshot, scrollChatTo, setApiKey } from "../lib/workbench.mjs";
 
 export const description = "one notice at a time, Compare tabs name their checkpoint, See new changes only after changes, a restore keeps the cost, failed tasks say Failed, the start screen lists recent tasks";
 
@@ -63,6 +63,7 @@ export default async function noticesAndHistory(t) {
   const notices = webview.locator(".notice");
   await marker(2).getByRole("button", { name: "Compare" }).click();
   await webview.getByText("No file differs from that checkpoint", { exact: false }).waitFor({ timeout: 10_000 });
+  await scrollChatTo(page, webview, marker(1));
   await marker(1).getByRole("button", { name: "Compare" }).click();
   // The file's own tab (opened by the write) is there too: the diff tab is the one that names a comparison.
   const diffTab = async () => (await editorTabLabels(page)).find((label) => label.includes("b.txt") && label.includes("↔"));
@@ -76,6 +77,7 @@ export default async function noticesAndHistory(t) {
   assert.match(tab, /Checkpoint 1 \(\d\d:\d\d:\d\d\) ↔ now/, "the diff tab says which checkpoint it compares with now");
   t.log(`screenshot: ${await saveScreenshot(page, "40-notices-and-history-compare")}`);
 
+  await scrollChatTo(page, webview, marker(1));
   await marker(1).getByRole("button", { name: "Restore", exact: true }).click();
   await webview.getByRole("group", { name: "Restore choices" }).getByRole("button", { name: "Restore files", exact: true }).click();
   await webview.getByRole("group", { name: "Restore files?" }).getByRole("button", { name: "Restore files", exact: true }).click();
@@ -90,6 +92,7 @@ export default async function noticesAndHistory(t) {
   const billed = await headerCost();
   assert.match(billed, /^\$\d+\.\d+$/);
   assert.notEqual(billed, "$0.0000", "the requests cost something");
+  await scrollChatTo(page, webview, marker(1));
   await marker(1).getByRole("button", { name: "Restore", exact: true }).click();
   await webview.getByRole("group", { name: "Restore choices" }).getByRole("button", { name: "Restore task only", exact: true }).click();
   await webview.getByRole("group", { name: "Restore task only?" }).getByRole("button", { name: "Restore task only", exact: true }).click();
@@ -106,6 +109,7 @@ export default async function noticesAndHistory(t) {
   session.lap("task restored, cost kept");
 
   // A notice, then a new task clears it.
+  await scrollChatTo(page, webview, marker(1));
   await marker(1).getByRole("button", { name: "Compare" }).click();
   await webview.getByText("No file differs from that checkpoint", { exact: false }).waitFor({ timeout: 10_000 });
   await webview.getByRole("button", { name: "Start New Task" }).click();

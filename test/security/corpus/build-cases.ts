@@ -32,6 +32,7 @@ export interface CliOptions {
   readonly links?: CliCase["links"];
   readonly shell?: CliCase["shell"];
   readonly noRipgrep?: boolean;
+  readonly roots?: boolean;
   readonly mustSee?: string;
   readonly then?: readonly CallSpec[];
   readonly orElse?: Outcome;

@@ -4,7 +4,7 @@
  * "read files outside the workspace" is on. HOME is the fake home (its notes hold the marker);
  * the workspace is work/ws, so `../../other-project` and `../neighbour` are outside.
  */
-import { casesOf, SAFE, SAFE_READ_OUTSIDE, cmd } from "./build-cases";
+import { casesOf, SAFE, SAFE_READ_OUTSIDE, YOLO, cmd } from "./build-cases";
 import type { SecurityCase } from "./types";
 
 const { e2e, judged } = casesOf("outside reads");
@@ -74,4 +74,18 @@ export const OUTSIDE_READ_CASES: readonly SecurityCase[] = [
   // With "read files outside the workspace" on too, they run (files without the marker).
   e2e("outside-cat-etc-hostname-read-outside", "allowed", SAFE_READ_OUTSIDE, cmd("cat /etc/hostname")),
   e2e("outside-ls-tmp-read-outside", "allowed", SAFE_READ_OUTSIDE, cmd("ls /usr")),
+  // web_fetch in YOLO: this machine's and its network's addresses, however spelt, are the person's to open.
+  ...(
+    [
+      ["loopback", "http://127.0.0.1:9/"],
+      ["v6-loopback", "http://[::1]:9/"],
+      ["unspecified-v6", "http://[::]:9/"],
+      ["mapped-loopback", "http://[::ffff:127.0.0.1]:9/"],
+      ["decimal-loopback", "http://2130706433:9/"],
+      ["localhost", "http://localhost:9/"],
+      ["sub-localhost", "http://api.localhost:9/"],
+      ["metadata", "http://169.254.169.254/latest/meta-data/"],
+      ["private", "http://10.0.0.1/"],
+    ] as const
+  ).map(([name, url]) => e2e(`outside-fetch-${name}`, "asked", YOLO, { tool: "web_fetch", params: { url } }, { note: "YOLO fetches the web, not this machine's services" })),
 ];

@@ -100,6 +100,9 @@ export const SHELL_CASES: readonly SecurityCase[] = [
   safe("sort-o-attached", "sort -o$HOME/pwned README.md"),
   safe("sort-output-outside", "sort --output=../../other-project/x README.md"),
   safe("sort-compress-program", "sort --compress-program=tools/payload.sh -S 1 names.txt"),
+  // Resource exhaustion the peers' guards catch: a 100 GB buffer, lines 10,000 characters wide.
+  safe("sort-buffer-100g", "sort -S 100G names.txt", "an allow-listed reader asking for all the memory"),
+  safe("column-width-10000", "column -c 10000 names.txt", "an allow-listed reader asked for 10,000-character lines"),
   safe("uniq-output-file", "uniq names.txt ~/pwned"),
   safe("tree-o", "tree -o ~/pwned"),
   safe("sed-w", 'sed -n "w $HOME/pwned" README.md'),

@@ -103,7 +103,7 @@ export class CorpusCli {
     turns.push({ toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "Done." } }] });
     const server = await startScriptedModelServer({ turns });
     // The guard alone, as where no sandbox exists: this corpus proves the guard holds on its own.
-    const args = [this.cliPath, "--native-tools", "--no-storage", "--sandbox", "off", "--cwd", box.ws];
+    const args = [this.cliPath, "--native-tools", "--no-storage", "--sandbox", "off", "--cwd", box.ws, ...(c.roots ? ["--root", box.web] : [])];
     if (c.mode.yolo) args.push("--yolo");
     if (c.mode.approve?.length) args.push("--auto-approve", c.mode.approve.join(","));
     args.push("Carry out the steps.");

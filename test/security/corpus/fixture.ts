@@ -21,6 +21,8 @@ export interface Sandbox {
   readonly home: string;
   /** The workspace (--cwd). */
   readonly ws: string;
+  /** A second workspace folder, for the cases that run with `--root` (work/web, named "web"). */
+  readonly web: string;
   /** Folders outside the workspace that hold secrets: a project two levels up, a neighbour. */
   readonly outside: readonly string[];
 }
@@ -36,6 +38,7 @@ export function sandboxAt(root: string): Sandbox {
     root,
     home: path.join(root, "home"),
     ws: path.join(root, "work", "ws"),
+    web: path.join(root, "work", "web"),
     outside: [path.join(root, "other-project"), path.join(root, "work", "neighbour")],
   };
 }
@@ -76,6 +79,12 @@ export async function buildTemplate(root: string, marker: string): Promise<Sandb
     "work/ws/notes.secret": `${marker}\n`,
     "work/ws/config/prod.json": `{ "password": "${marker}" }\n`,
     "work/ws/secrets-cline/token.txt": `${marker}\n`,
+    // The second workspace folder (cases with `roots`), with its own ignore file, secrets and guard files.
+    "work/web/src/page.ts": "export const page = 1; // TODO: style\n",
+    "work/web/.tandemignore": "vault/\n",
+    "work/web/.vscode/settings.json": "{}\n",
+    "work/web/.env": `WEB_KEY=${marker}\n`,
+    "work/web/vault/keys.txt": `token=${marker}\n`,
     // Outside the workspace.
     "other-project/x": `other project: ${marker}\n`,
     "other-project/config.json": `{ "key": "${marker}" }\n`,
@@ -112,7 +121,7 @@ export async function cloneSandbox(template: Sandbox, root: string): Promise<San
   return sandboxAt(root);
 }
 
-/** Creates links in the workspace: `{ "settings.txt": ".env" }`; `{home}`, `{root}`, `{ws}` expand. */
+/** Creates links in the workspace: `{ "settings.txt": ".env" }` (`../web/x` in the second folder); `{home}`, `{root}`, `{ws}` expand. */
 export async function makeLinks(box: Sandbox, links: Readonly<Record<string, string>>): Promise<void> {
   for (const [name, rawTarget] of Object.entries(links)) {
     const target = rawTarget.replaceAll("{home}", box.home).replaceAll("{root}", box.root).replaceAll("{ws}", box.ws);
@@ -130,7 +139,7 @@ export async function makeLinks(box: Sandbox, links: Readonly<Record<string, str
 export function isProtected(ws: string, rel: string): boolean {
   if (rel === ".git/index") return false;
   const top = rel.split("/")[0] ?? "";
-  if (top === "private" || top === "secrets-cline" || rel === "config/prod.json" || rel.endsWith(".secret")) return true;
+  if (top === "private" || top === "vault" || top === "secrets-cline" || rel === "config/prod.json" || rel.endsWith(".secret")) return true;
   return looksLikeSecretFile(rel) || guardFileReason(ws, path.join(ws, rel)) !== undefined;
 }
 
@@ -142,6 +151,7 @@ export async function snapshot(box: Sandbox): Promise<Snapshot> {
   for (const folder of [box.home, ...box.outside]) await walk(folder, folder, entries, () => true);
   // A protected folder removed whole must show as missing, so folders are entries too.
   await walk(box.ws, box.ws, entries, (rel) => isProtected(box.ws, rel));
+  await walk(box.web, box.web, entries, (rel) => isProtected(box.web, rel));
   return entries;
 }
 

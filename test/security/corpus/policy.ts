@@ -39,7 +39,7 @@ export class CommandJudge {
     const verdict = await decideApproval(
       { category: "command", command, message: { tool: "execute_command", content: command } },
       settingsFor(mode, commandAllowList),
-      { cwd: this.cwd, ignore: this.ignore },
+      { roots: [this.cwd], ignore: this.ignore },
     );
     if (verdict.verdict === "deny") return { outcome: "refused", reason: verdict.reason };
     // The verdict carries no reason for a plain "ask": the policy's own says why.

@@ -10,9 +10,9 @@ export type Outcome = "refused" | "asked" | "allowed";
 export const OUTCOMES: readonly Outcome[] = ["refused", "asked", "allowed"];
 
 /** The classes of issue 11, plus controls that must still work (a guard that refuses everything passes nothing). */
-export type Group = "links" | "guard files" | "outside reads" | "shell constructs" | "rewrites" | "controls";
+export type Group = "links" | "guard files" | "outside reads" | "shell constructs" | "rewrites" | "roots" | "controls";
 
-export const GROUPS: readonly Group[] = ["links", "guard files", "outside reads", "shell constructs", "rewrites", "controls"];
+export const GROUPS: readonly Group[] = ["links", "guard files", "outside reads", "shell constructs", "rewrites", "roots", "controls"];
 
 /** The person's settings: `--yolo`, and the CLI's `--auto-approve` names (read is on by default). */
 export interface Mode {
@@ -46,6 +46,8 @@ export interface CliCase extends CaseBase {
   readonly links?: Readonly<Record<string, string>>;
   /** The shell the CLI runs commands with ($SHELL). Default bash. */
   readonly shell?: "bash" | "zsh";
+  /** Run with a second workspace folder (`--root work/web`, named "web"). */
+  readonly roots?: boolean;
   /** Run without ripgrep on PATH, so search_files uses its JavaScript fallback. */
   readonly noRipgrep?: boolean;
   /** Text an allowed call's result must hold: proof that it really ran (a search that finds nothing proves nothing). */

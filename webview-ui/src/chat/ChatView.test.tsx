@@ -22,6 +22,7 @@ const EXPECTED: Record<AskKind, [label: string, sent: FromWebviewMessage[]][]> =
   completion_result: [["Start New Task", [a("accept"), clear]]],
   api_req_failed: [["Retry", [a("retry")]], ["Start New Task", [a("stop"), clear]]],
   mistake_limit_reached: [["Proceed Anyway", [a("proceed")]], ["Start New Task", [a("stop"), clear]]],
+  spend_limit_reached: [["Continue Once", [a("proceed")]], ["Raise the Cap", [a("raise")]], ["Stop", [a("stop")]]],
   new_task: [["Start New Task with this context", [a("accept")]], ["Decline", [a("decline")]]],
   resume_task: [["Resume Task", [a("resume")]]],
   followup: [["Option A", [a("reply", { text: "Option A" })]]],
@@ -296,6 +297,18 @@ describe("task header and auto-approve bar", () => {
     expect(within(header).getByText("Tokens ↑ 4k ↓ 1.2k")).toBeInTheDocument();
     expect(within(header).getByText("$0.0300")).toBeInTheDocument();
     expect(within(header).getByRole("meter", { name: "Context window" })).toHaveAttribute("aria-valuenow", String(3000 + 1000 + 16000));
+  });
+
+  it("shows the first request's estimate until its usage arrives, in the header and on the row", () => {
+    const estimate = { tokensIn: 3400, cost: 0.0085 };
+    const panel = renderPanel(runningWith(say("api_req_started", 2, { apiRequest: { tokensIn: 0, tokensOut: 0, cacheReads: 0, cacheWrites: 0, cost: 0, estimate } })));
+    const header = screen.getByRole("region", { name: "Task" });
+    expect(within(header).getByText("First request: about $0.0085 for ~3.4k tokens in, before its answer")).toBeInTheDocument();
+    expect(screen.getByText("Estimate: ~3.4k tokens in, about $0.0085 before the answer")).toBeInTheDocument();
+    panel.send({ type: "messageUpdated", message: say("api_req_started", 2, { apiRequest: { tokensIn: 3, tokensOut: 40, cacheReads: 0, cacheWrites: 3390, cost: 0.0091, estimate } }) });
+    expect(within(header).queryByText(/First request: about/)).toBeNull();
+    expect(screen.queryByText(/^Estimate:/)).toBeNull();
+    expect(within(header).getByText("$0.0091")).toBeInTheDocument();
   });
 
   it("closes the task from the header", async () => {

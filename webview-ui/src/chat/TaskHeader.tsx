@@ -2,12 +2,14 @@ import { useState } from "react";
 import { Icon } from "../components/Icon";
 import { UsageStats } from "../components/UsageStats";
 import { useExtensionState } from "../use-extension-state";
+import { formatCost, formatTokens } from "../format";
 import { ContextWindowBar } from "./ContextWindowBar";
 
-/** The task's text (expandable), its token and cost totals, and the context window gauge. */
+/** The task's text (expandable), its token and cost totals (before the first request's usage, its estimate), and the context window gauge. */
 export function TaskHeader({ onClose }: { onClose: () => void }) {
   const task = useExtensionState((state) => state.task);
   const totals = useExtensionState((state) => state.totals);
+  const estimate = useExtensionState((state) => state.estimate);
   const contextTokens = useExtensionState((state) => state.contextTokens);
   const contextWindow = useExtensionState((state) => state.settings?.contextWindow ?? 0);
   const [expanded, setExpanded] = useState(false);
@@ -30,6 +32,11 @@ export function TaskHeader({ onClose }: { onClose: () => void }) {
         </button>
       </div>
       <UsageStats totals={totals} />
+      {estimate && (
+        <div className="task-estimate">
+          First request: about {formatCost(estimate.cost)} for ~{formatTokens(estimate.tokensIn)} tokens in, before its answer
+        </div>
+      )}
       <ContextWindowBar used={contextTokens} size={contextWindow} />
     </section>
   );

@@ -56,6 +56,7 @@ const ASKS: Record<AskKind, string> = {
   completion_result: "Task Completed",
   api_req_failed: "API request failed",
   mistake_limit_reached: "Tandem made too many mistakes in a row: proceed anyway, or start a new task?",
+  spend_limit_reached: "The task reached its spending cap: continue once, raise the cap, or stop?",
   new_task: "Tandem proposes to start a new task with this context",
   resume_task: "The task was interrupted: resume it?",
   plan_mode_respond: "Tandem's plan",

@@ -18,6 +18,7 @@ describe("askButtons", () => {
       completion_result: ["Start New Task"],
       api_req_failed: ["Retry", "Start New Task"],
       mistake_limit_reached: ["Proceed Anyway", "Start New Task"],
+      spend_limit_reached: ["Continue Once", "Raise the Cap", "Stop"],
       new_task: ["Start New Task with this context", "Decline"],
       resume_task: ["Resume Task"],
       plan_mode_respond: ["A", "B", "Finish with this plan"],

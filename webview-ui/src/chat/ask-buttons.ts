@@ -48,6 +48,7 @@ const BUTTONS: ButtonsOf = {
   completion_result: { accept: { label: "Start New Task", primary: true, startsNewTask: true } },
   api_req_failed: { retry: { label: "Retry", primary: true }, stop: { label: "Start New Task", startsNewTask: true } },
   mistake_limit_reached: { proceed: { label: "Proceed Anyway", primary: true }, stop: { label: "Start New Task", startsNewTask: true } },
+  spend_limit_reached: { proceed: { label: "Continue Once", primary: true }, raise: { label: "Raise the Cap" }, stop: { label: "Stop" } },
   new_task: { accept: { label: "Start New Task with this context", primary: true }, decline: { label: "Decline" } },
   resume_task: { resume: { label: "Resume Task", primary: true } },
   plan_mode_respond: {

@@ -5,7 +5,7 @@ import type { HistoryItem } from "../../../src/shared/protocol";
 import { makeState, say, TASK } from "../test-support/fixtures";
 import { renderPanel } from "../test-support/render-panel";
 
-const base = { text: "Write the report", startedAt: 1_000, usage: { cost: 0.0312, tokensIn: 1_500, tokensOut: 240, cacheWrites: 3_700, cacheReads: 5_000 } };
+const base = { text: "Write the report", startedAt: 1_000, workspace: "/work/project", usage: { cost: 0.0312, tokensIn: 1_500, tokensOut: 240, cacheWrites: 3_700, cacheReads: 5_000 } };
 
 function entries(history: HistoryItem[], open?: string) {
   const panel = renderPanel(makeState({ history, task: open ? { ...TASK, id: open } : undefined, running: open !== undefined }));

@@ -1,4 +1,5 @@
 /** How History and the start screen name a saved task's status, and which tasks the start screen offers. */
+import { inScope } from "../../../src/shared/history-view";
 import type { HistoryItem, TaskStatus } from "../../../src/shared/protocol";
 
 export const STATUS_LABELS: Record<TaskStatus, string> = {
@@ -14,14 +15,10 @@ export function shownStatus(item: HistoryItem, isOpen: boolean): TaskStatus | un
   return item.status === "running" && !isOpen ? "interrupted" : item.status;
 }
 
-/**
- * The `count` most recently started tasks of the workspace `root` (tasks from an index that did
- * not record their workspace are not known to be of it, and are left to History).
- */
+/** The `count` most recently started tasks of the workspace `root`, as History's own scope says (shared/history-view.ts). */
 export function recentTasks(history: readonly HistoryItem[], root: string, count = 3): HistoryItem[] {
-  if (!root) return [];
   return history
-    .filter((item) => item.workspace === root)
+    .filter((item) => inScope(item, "workspace", root))
     .toSorted((a, b) => b.startedAt - a.startedAt)
     .slice(0, count);
 }

@@ -1,4 +1,5 @@
 import type { ApiRequestInfo, ChatMessage } from "../../../src/shared/messages";
+import { openEstimate } from "../../../src/shared/usage";
 import { formatCost, formatTokens } from "../format";
 import { usePanel } from "../state/panel-context";
 import { Row, type RowTone } from "./Row";
@@ -18,13 +19,14 @@ function headline(info: ApiRequestInfo | undefined): { title: string; icon: stri
   }
 }
 
-/** One model request: its tokens and cost as usage arrives, then how it ended. */
+/** One model request: its estimate until usage arrives (a task's first), its tokens and cost, then how it ended. */
 export function ApiRequestRow({ message }: { message: ChatMessage }) {
   const info = message.apiRequest;
+  const estimate = openEstimate(message);
   const { title, icon, tone, spin } = headline(info);
   return (
     <Row message={message} icon={icon} spin={spin} tone={tone} title={title}>
-      {info && (
+      {info && !estimate && (
         <div className="api-usage">
           <span title="Tokens in">↑ {formatTokens(info.tokensIn)}</span>
           <span title="Tokens out">↓ {formatTokens(info.tokensOut)}</span>
@@ -34,6 +36,11 @@ export function ApiRequestRow({ message }: { message: ChatMessage }) {
             </span>
           )}
           <span className="cost" title="Cost">{formatCost(info.cost)}</span>
+        </div>
+      )}
+      {estimate && (
+        <div className="api-usage">
+          Estimate: ~{formatTokens(estimate.tokensIn)} tokens in, about {formatCost(estimate.cost)} before the answer
         </div>
       )}
       {info?.error && <div className="error-text">{info.error}</div>}

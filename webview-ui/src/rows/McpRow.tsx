@@ -8,6 +8,7 @@
 import type { ReactNode } from "react";
 import type { ChatMessage, McpResultPart, McpResultView, ToolMessageInfo } from "../../../src/shared/messages";
 import { VscodeCollapsible } from "../components/vscode-elements";
+import { usePost } from "../use-extension-state";
 import { Row } from "./Row";
 import { AskReason } from "./ToolRow";
 import { toolPhase, type ToolPhase } from "./tool-labels";
@@ -115,7 +116,21 @@ function McpResultRow({ message, mcp, result }: { message: ChatMessage; mcp: Mcp
         </div>
       </VscodeCollapsible>
       {result.omitted && <p className="muted-text">Not shown here, to keep the panel light: {result.omitted}.</p>}
+      {result.whole && <WholeResult whole={result.whole} />}
     </Row>
+  );
+}
+
+/** The model got the result cut to size; the person can open all of it. */
+function WholeResult({ whole }: { whole: NonNullable<McpResultView["whole"]> }) {
+  const post = usePost();
+  return (
+    <p className="muted-text">
+      The model got this cut to size. The whole result ({whole.chars.toLocaleString("en-US")} characters) is kept with the task:{" "}
+      <button type="button" className="link-button" title={`Open ${whole.path}`} onClick={() => post({ type: "openFile", path: whole.path })}>
+        open it
+      </button>
+    </p>
   );
 }
 

@@ -15,12 +15,14 @@ import { HookRow } from "./HookRow";
 import { InfoRow } from "./InfoRow";
 import { McpRow } from "./McpRow";
 import { MistakeLimitRow } from "./MistakeLimitRow";
+import { SpendLimitRow } from "./SpendLimitRow";
 import { NewTaskRow } from "./NewTaskRow";
 import { PlanRow } from "./PlanRow";
 import { ReasoningRow } from "./ReasoningRow";
 import { ResumeTaskRow } from "./ResumeTaskRow";
 import { RetryRow } from "./RetryRow";
 import { Row } from "./Row";
+import { TaskLedgerRow } from "./TaskLedgerRow";
 import { TaskRow } from "./TaskRow";
 import { TextRow } from "./TextRow";
 import { ToolRow } from "./ToolRow";
@@ -42,6 +44,8 @@ function askRow(message: AskMessage): ReactElement {
       return <ErrorRow message={message} />;
     case "mistake_limit_reached":
       return <MistakeLimitRow message={message} />;
+    case "spend_limit_reached":
+      return <SpendLimitRow message={message} />;
     case "new_task":
       return <NewTaskRow message={message} />;
     case "resume_task":
@@ -88,6 +92,8 @@ function sayRow(message: SayMessage): ReactElement {
       return <HookRow message={message} />;
     case "task_progress":
       return <FocusChainRow message={message} />;
+    case "task_ledger":
+      return <TaskLedgerRow message={message} />;
   }
 }
 

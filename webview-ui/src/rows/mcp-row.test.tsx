@@ -105,6 +105,20 @@ describe("an MCP call's result row", () => {
     expect(row.textContent).toContain("Not shown here, to keep the panel light: 1 image.");
   });
 
+  it("offers the whole result the model got cut to size, kept with the task, to open", () => {
+    const api = createMemoryApi();
+    const message = say("tool", 1, { tool: { tool: "use_mcp_tool", mcp: { ...ECHO, result: { parts: [{ type: "text", text: "head … tail" }], whole: { path: "/data/tasks/t1/kept/mcp-everything_echo-1.txt", chars: 250_000 } } } } });
+    const { container } = render(
+      <PanelContext.Provider value={{ api, store: new ExtensionStore() }}>
+        <RowForMessage message={message} />
+      </PanelContext.Provider>,
+    );
+    expect(container.textContent).toContain("The whole result (250,000 characters) is kept with the task");
+    const open = [...container.querySelectorAll("button")].find((b) => b.textContent === "open it");
+    open?.click();
+    expect(api.posted).toContainEqual({ type: "openFile", path: "/data/tasks/t1/kept/mcp-everything_echo-1.txt" });
+  });
+
   it("shows a resource's contents under Contents, and puts no other URL than an image's data into an <img>", () => {
     const row = resultRow({ parts: [{ type: "resource", uri: "demo://r/1", text: "Resource 1" }, { type: "image", dataUrl: "https://example.com/x.png", mimeType: "image/png" }] }, { server: "everything", uri: "demo://r/1" });
     expect(text(row.querySelector(".row-title"))).toBe("Contents of the resource demo://r/1 from everything");

@@ -1,5 +1,5 @@
-import { VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
-import type { ModelCatalogEntry, ModelInUse, ProviderId } from "../../../src/shared/protocol";
+import { VscodeButton, VscodeOption, VscodeSingleSelect } from "../components/vscode-elements";
+import type { ModelCatalogEntry, ModelInUse, ModelListStatus, ProviderId } from "../../../src/shared/protocol";
 import { formatPrice, formatTokens } from "../format";
 import { usePost } from "../use-extension-state";
 import { Field } from "./Field";
@@ -19,16 +19,19 @@ interface ModelPickerProps {
   /** The model tasks use (the host resolves the default): what the picker shows as chosen. */
   model: ModelInUse;
   models: readonly ModelCatalogEntry[];
+  /** Set when the provider's server (or VS Code) lists its models. */
+  modelList?: ModelListStatus;
 }
 
 /** The known models of the provider to pick from, and a field for any other model id. */
-export function ModelPicker({ provider, modelId, model, models }: ModelPickerProps) {
+export function ModelPicker({ provider, modelId, model, models, modelList }: ModelPickerProps) {
   const post = usePost();
   const known = models.filter((entry) => entry.provider === provider);
   const current = known.find((entry) => entry.id === model.catalogueId);
   const choose = (id: string) => post({ type: "updateApiSettings", settings: { modelId: id } });
   return (
     <>
+      {modelList && <ModelListState provider={provider} status={modelList} count={known.length} />}
       <Field label="Known models" help={pickerHelp(provider, model, current)}>
         <VscodeSingleSelect
           aria-label="Known models"
@@ -42,7 +45,7 @@ export function ModelPicker({ provider, modelId, model, models }: ModelPickerPro
           <VscodeOption value="">Other model…</VscodeOption>
           {known.map((entry) => (
             <VscodeOption key={entry.id} value={entry.id} description={describeModel(entry)}>
-              {entry.id}
+              {entry.name ? `${entry.name} (${entry.id})` : entry.id}
             </VscodeOption>
           ))}
         </VscodeSingleSelect>
@@ -55,7 +58,28 @@ export function ModelPicker({ provider, modelId, model, models }: ModelPickerPro
 /** What the chosen model is: the default or not, priced as which entry, or unknown. */
 export function pickerHelp(provider: ProviderId, model: ModelInUse, current: ModelCatalogEntry | undefined): string {
   const which = model.isDefault ? `${model.id} is ${PROVIDER_NAMES[provider]}'s default model. ` : "";
+  if (!model.id) return "Choose a model: this provider has no default.";
   if (!current) return `${which}Not a known model: prices and context window come from your overrides.`;
   const alias = current.id === model.id ? "" : `${model.id} is priced as ${current.id}. `;
   return `${which}${alias}${describeModel(current)}`;
+}
+
+/** Where the list came from, how old it is, why it could not be read; and Refresh. */
+function ModelListState({ provider, status, count }: { provider: ProviderId; status: ModelListStatus; count: number }) {
+  const post = usePost();
+  const from = provider === "vscode-lm" ? "VS Code" : `the ${PROVIDER_NAMES[provider]} server`;
+  const said = status.reading
+    ? `Reading the models from ${from}…`
+    : status.fetchedAt
+      ? `${count} model${count === 1 ? "" : "s"} from ${from}, read at ${new Date(status.fetchedAt).toLocaleTimeString()}.`
+      : `No model list from ${from} yet.`;
+  return (
+    <Field label="Model list" error={status.error} help={said}>
+      <div className="inline-controls">
+        <VscodeButton secondary disabled={status.reading} onClick={() => post({ type: "refreshModels" })}>
+          Refresh models
+        </VscodeButton>
+      </div>
+    </Field>
+  );
 }

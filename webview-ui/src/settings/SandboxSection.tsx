@@ -41,7 +41,7 @@ export function SandboxSection({ settings, status, onChange }: SandboxSectionPro
         label="Extra allowed domains"
         value={joinList(settings.allowedDomains)}
         placeholder="e.g. api.github.com, *.example.com"
-        help="Added to the allow list; separate them with commas."
+        help="Added to the allow list; web_fetch treats them as any site, even on this machine (e.g. 127.0.0.1:3000). Separate them with commas."
         validate={checkDomains}
         onCommit={(text) => change({ allowedDomains: splitList(text) })}
       />

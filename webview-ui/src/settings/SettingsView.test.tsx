@@ -156,4 +156,18 @@ describe("settings view", () => {
     fireEvent(select, new Event("change"));
     expect(panel.posted()).toEqual([{ type: "updateApiSettings", settings: { openAiApi: "responses" } }]);
   });
+
+  it("sends the spending caps as numbers, checks the dollars, and empties a cap to none", () => {
+    const panel = openSettings();
+    const cost = screen.getByLabelText("Cost cap per task (USD)");
+    enter(cost, "lots");
+    expect(screen.getByRole("alert")).toHaveTextContent('"lots" is not an amount in dollars, such as 2.50.');
+    expect(panel.posted()).toEqual([]);
+    enter(cost, "2.50");
+    enter(screen.getByLabelText("Request cap per task"), "40");
+    expect(panel.posted()).toEqual([
+      { type: "updateAgentSettings", settings: { maxCostPerTask: 2.5 } },
+      { type: "updateAgentSettings", settings: { maxRequestsPerTask: 40 } },
+    ]);
+  });
 });

@@ -2,7 +2,8 @@ import { VscodeButton, VscodeCheckbox, VscodeOption, VscodeSingleSelect } from "
 import type { ApiSettings, OpenAiApiSetting, ProviderId, WebviewSettings } from "../../../src/shared/protocol";
 import type { AgentSettings, ToolCallMode } from "../../../src/shared/settings";
 import { useExtensionState, usePost } from "../use-extension-state";
-import { ApiKeyField } from "./ApiKeyField";
+import { ConnectionTest } from "./ConnectionTest";
+import { ProviderFields } from "./ProviderFields";
 import { CheckpointsSection } from "./CheckpointsSection";
 import { FocusChainSection } from "./FocusChainSection";
 import { Field } from "./Field";
@@ -11,7 +12,7 @@ import { RulesSection } from "./RulesSection";
 import { SandboxSection } from "./SandboxSection";
 import { PROVIDER_NAMES, PROVIDERS } from "./provider-names";
 import { TextSetting } from "./TextSetting";
-import { checkThinkingBudget, checkUrl, checkWholeNumber } from "./validation";
+import { checkDollars, checkThinkingBudget, checkWholeNumber } from "./validation";
 
 /** Provider, model, key and agent settings. Each field is sent to the host when committed. */
 export function SettingsView({ onDone }: { onDone: () => void }) {
@@ -51,15 +52,7 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
             ))}
           </VscodeSingleSelect>
         </Field>
-        <ApiKeyField key={api.provider} provider={api.provider} hasKey={settings.hasApiKey[api.provider]} />
-        <TextSetting
-          label="Base URL"
-          value={api.baseUrl ?? ""}
-          placeholder="The provider's default"
-          help="Leave empty for the provider's own endpoint."
-          validate={checkUrl}
-          onCommit={(baseUrl) => updateApi({ baseUrl })}
-        />
+        <ProviderFields settings={settings} onChange={updateApi} />
         {api.provider === "openai" && (
           <Field label="OpenAI API" help="Automatic: the Responses API for GPT-6 and GPT-5.4+ on OpenAI itself, Chat Completions elsewhere.">
             <VscodeSingleSelect
@@ -74,7 +67,8 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
             </VscodeSingleSelect>
           </Field>
         )}
-        <ModelPicker provider={api.provider} modelId={api.modelId} model={settings.model} models={settings.models} />
+        <ModelPicker provider={api.provider} modelId={api.modelId} model={settings.model} models={settings.models} modelList={settings.modelList} />
+        <ConnectionTest />
         <TextSetting
           label="Plan mode model"
           value={agent.planModeModelId}
@@ -106,6 +100,22 @@ function SettingsForm({ settings }: { settings: WebviewSettings }) {
           help="Consecutive model mistakes before Tandem stops and asks you."
           validate={(text) => checkWholeNumber(text, 1, false)}
           onCommit={(text) => updateAgent({ mistakeLimit: Number(text) })}
+        />
+        <TextSetting
+          label="Cost cap per task (USD)"
+          value={agent.maxCostPerTask ? String(agent.maxCostPerTask) : ""}
+          placeholder="No cap"
+          help="Once a task has spent this much (as Tandem prices its requests), it stops to ask: continue once, raise the cap, or stop."
+          validate={checkDollars}
+          onCommit={(text) => updateAgent({ maxCostPerTask: Number(text || "0") })}
+        />
+        <TextSetting
+          label="Request cap per task"
+          value={agent.maxRequestsPerTask ? String(agent.maxRequestsPerTask) : ""}
+          placeholder="No cap"
+          help="Once a task has made this many requests, it stops to ask the same."
+          validate={(text) => checkWholeNumber(text, 0, true)}
+          onCommit={(text) => updateAgent({ maxRequestsPerTask: Number(text || "0") })}
         />
         <Field label="Tool calls" help="XML works with any model; native uses the provider's function calling.">
           <VscodeSingleSelect

@@ -25,3 +25,9 @@ export function checkThinkingBudget(text: string): string | undefined {
   const value = Number(text || "0");
   return value !== 0 && value < 1024 ? "A thinking budget is 0 (off) or at least 1024 tokens." : undefined;
 }
+
+/** US dollars, such as 2.50; empty is no cap. */
+export function checkDollars(text: string): string | undefined {
+  if (text === "") return undefined;
+  return /^\d+(?:\.\d{1,2})?$/.test(text) ? undefined : `"${text}" is not an amount in dollars, such as 2.50.`;
+}

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from "../../../src/shared/messages";
 import type { PanelView, TaskSummary, ToWebviewMessage } from "../../../src/shared/protocol";
-import { addUsage, billedUsage, contextTokens, requestInfo, sumUsage } from "../../../src/shared/usage";
+import { addUsage, billedUsage, contextTokens, openEstimate, requestInfo, sumUsage } from "../../../src/shared/usage";
 import { MessageList } from "./message-list";
 import { INITIAL_PANEL_STATE, type PanelState } from "./panel-state";
 import { newChangesBase } from "../rows/new-changes";
@@ -137,17 +137,26 @@ export class ExtensionStore {
       case "answerRefused":
         this.handBack(message);
         return;
-      case "settingsChanged":
-        this.patch({ settings: message.settings });
+      case "settingsChanged": {
+        // Another provider chosen: the last test said nothing about it.
+        const tested = this.state.connectionTest;
+        const stale = tested !== undefined && tested.provider !== message.settings.api.provider;
+        this.patch({ settings: message.settings, ...(stale ? { connectionTest: undefined } : {}) });
         return;
+      }
       case "historyItemChanged": {
         const { item } = message;
         const index = this.state.history.findIndex((listed) => listed.id === item.id);
         this.patch({ history: index < 0 ? [item, ...this.state.history] : this.state.history.with(index, item) });
         return;
       }
-      case "historyItemRemoved":
-        this.patch({ history: this.state.history.filter((listed) => listed.id !== message.id) });
+      case "historyItemsRemoved": {
+        const gone = new Set(message.ids);
+        this.patch({ history: this.state.history.filter((listed) => !gone.has(listed.id)) });
+        return;
+      }
+      case "historyResults":
+        this.patch({ historyResults: { requestId: message.requestId, query: message.query, matches: message.matches, total: message.total } });
         return;
       case "sandboxChanged":
         this.patch({ sandbox: message.sandbox });
@@ -164,6 +173,9 @@ export class ExtensionStore {
       case "slashCommands":
         this.patch({ slashCommands: message.commands });
         return;
+      case "connectionTested":
+        this.patch({ connectionTest: { id: ++this.seq, provider: message.provider, ok: message.ok, text: message.text } });
+        return;
       case "mcpServersChanged":
         this.applyMcpServers(message);
         return;
@@ -179,6 +191,8 @@ export class ExtensionStore {
       case "focusInput":
         this.patch({ inputRequest: { seq: ++this.seq, kind: "focus" } });
         return;
+      case "focusQuestion":
+        return this.focusQuestion(message.questionId);
       case "insertText":
         this.patch({ inputRequest: { seq: ++this.seq, kind: "insert", text: message.text, images: [] } });
         return;
@@ -198,6 +212,12 @@ export class ExtensionStore {
   /** Puts the focus back in the input box (after an answer button or a menu took it). */
   focusInput(): void {
     this.patch({ inputRequest: { seq: ++this.seq, kind: "focus" } });
+  }
+
+  /** A notification's Show: the keyboard to the question's answers; answered meanwhile, to the input box, where the person can go on. */
+  private focusQuestion(questionId: number): void {
+    if (this.state.question?.id === questionId) this.patch({ questionFocus: { seq: ++this.seq, questionId } });
+    else this.patch({ inputRequest: { seq: ++this.seq, kind: "focus" } });
   }
 
   dismissNotice(id: number): void {
@@ -232,6 +252,8 @@ export class ExtensionStore {
     const billedAfter = billedUsage(message);
     if (billedBefore || billedAfter) changes.totals = addUsage(addUsage(this.state.totals, billedBefore, -1), billedAfter);
     const after = requestInfo(message);
+    // Only a task's first request carries an estimate, and only until its usage arrives.
+    if (after?.estimate) changes.estimate = openEstimate(message);
     if (after && contextTokens(after) > 0 && message.ts >= this.contextTs) {
       this.contextTs = message.ts;
       changes.contextTokens = contextTokens(after);
@@ -304,6 +326,7 @@ export class ExtensionStore {
       messageCount: messages.length,
       listVersion: this.state.listVersion + 1,
       totals: sumUsage(messages),
+      estimate: openEstimate(messages.find((m) => requestInfo(m) !== undefined)),
       contextTokens: context,
       focusChain: focus?.focusChain,
     });

@@ -13,6 +13,7 @@ export const ASK_KINDS = [
   "completion_result",
   "api_req_failed",
   "mistake_limit_reached",
+  "spend_limit_reached",
   "new_task",
   "resume_task",
   "plan_mode_respond",
@@ -37,6 +38,7 @@ export const SAY_KINDS = [
   "checkpoint_restored",
   "hook",
   "task_progress",
+  "task_ledger",
 ] as const satisfies readonly SayKind[];
 
 type Exhaustive<Missing> = [Missing] extends [never] ? true : { missing: Missing };

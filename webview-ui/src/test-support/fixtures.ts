@@ -11,6 +11,7 @@ export function makeSettings(overrides: Partial<WebviewSettings> = {}): WebviewS
     api: { provider: "anthropic", modelId: "claude-test" },
     hasApiKey: { anthropic: false, openai: false },
     needsApiKey: false,
+    missingFields: [],
     models: [
       { provider: "anthropic", id: "claude-test", contextWindow: 200_000, maxOutputTokens: 8192, inputPrice: 3, outputPrice: 15, cacheWritePrice: 3.75, cacheReadPrice: 0.3 },
       { provider: "openai", id: "gpt-test", contextWindow: 128_000, maxOutputTokens: 4096, inputPrice: 2.5, outputPrice: 10, cacheWritePrice: 0, cacheReadPrice: 1.25 },

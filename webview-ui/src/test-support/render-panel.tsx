@@ -12,8 +12,9 @@ export interface PanelHarness extends RenderResult {
   /** Delivers a message from the host as VS Code does: a `message` event on the window. */
   send(message: ToWebviewMessage): void;
   /**
-   * Posted messages other than the page's requests for what the host holds: `ready`, and the
-   * checkpoint store's measuring and the rules list that opening the settings asks for (read `api.posted` for those).
+   * Posted messages other than the page's requests for what the host holds: `ready`, the
+   * checkpoint store's measuring and the rules list that opening the settings asks for, and the
+   * empty search that opening History warms the host's search with (read `api.posted` for those).
    */
   posted(): FromWebviewMessage[];
 }
@@ -32,6 +33,7 @@ export function renderPanel(state?: WebviewState, savedState?: unknown): PanelHa
       window.dispatchEvent(new MessageEvent("message", { data: message }));
     });
   if (state) send({ type: "state", state });
-  const isRequest = (message: FromWebviewMessage) => message.type === "ready" || message.type === "rules" || (message.type === "checkpointStore" && message.action === "measure");
+  const isRequest = (message: FromWebviewMessage) =>
+    message.type === "ready" || message.type === "rules" || (message.type === "checkpointStore" && message.action === "measure") || (message.type === "searchHistory" && message.query === "");
   return { ...result, api, store, send, posted: () => api.posted.filter((message) => !isRequest(message)) };
 }

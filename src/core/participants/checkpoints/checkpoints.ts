@@ -6,7 +6,7 @@
  * Assembled only when checkpoints are on.
  */
 import type { CheckpointRepository } from "../../checkpoints/types";
-import type { StartingCall, TaskParticipant } from "../../task/participant";
+import type { LentServices, StartingCall, TaskParticipant } from "../../task/participant";
 import type { TaskScope } from "../../task/task-scope";
 import { errorText } from "../../util/error-text";
 
@@ -16,6 +16,7 @@ export class TaskCheckpoints implements TaskParticipant {
   private initialCheckpointCommitPromise: Promise<void> | undefined;
   private repository: CheckpointRepository | undefined;
   private off = false;
+  readonly lends: LentServices = { changes: { sinceStart: () => this.changedSinceStart() } };
 
   /** `open`: the task's store; undefined when checkpoints cannot work here (the person was told). */
   constructor(
@@ -60,6 +61,22 @@ export class TaskCheckpoints implements TaskParticipant {
       if (first && !first.checkpoint) await this.scope.withStateLock(() => messages.update(first.ts, (row) => (row.checkpoint = { hash, apiMessages: 1 })));
     } catch (error) {
       await this.turnOff(errorText(error));
+    }
+  }
+
+  /**
+   * What differs now from the workspace as the task found it: the mark on its first row (a
+   * resumed task's is its first run's); nothing when checkpoints are off or cannot say.
+   */
+  private async changedSinceStart(): Promise<readonly string[]> {
+    await this.initialCheckpointCommitPromise;
+    const repository = this.repository;
+    const start = this.scope.messages.chatMessages[0]?.checkpoint?.hash;
+    if (!repository || !start) return [];
+    try {
+      return await repository.changedPaths(start);
+    } catch {
+      return [];
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * The context window's place in the loop. Once the round's content is in the history
- * (historyReady) it records the round's file reads, shortening copies a newer read superseded
- * (context/read-ledger.ts, lent to read_file as `reads`), then looks at how full the window is
+ * (historyReady) it records the round's file reads (context/read-ledger.ts, lent to read_file as
+ * `reads`; copies a newer read superseded stay whole until the conversation must shrink, so the
+ * prompt cache keeps matching, and then go all at once), then looks at how full the window is
  * (context/context-window.ts): past the limit it condenses (the model summarises the
  * conversation, context/condense.ts) or, with auto-condense off or when the summary cannot be
  * had, drops the oldest rounds. `/compact` typed as a reply to any question condenses at once;
@@ -66,6 +67,7 @@ export class ContextWindow implements TaskParticipant {
   /** The provider refused the request as too long: the oldest half goes, and the request is retried. */
   async overflowed(): Promise<boolean> {
     if (!(await this.scope.mayShorten("context_window_exceeded"))) return false;
+    await this.shortenSupersededReads();
     const removed = await this.dropOldest(0.5);
     if (removed === 0) return false;
     await this.scope.say(
@@ -78,12 +80,14 @@ export class ContextWindow implements TaskParticipant {
   /** Summarises the conversation into its first message and the recent rounds; truncates if no summary can be had. */
   private async condense(trigger: Trigger, used: number | undefined): Promise<void> {
     const { messages } = this.scope;
-    const before = [...messages.apiHistory];
-    if (!condenseHistory(before, "", Number.POSITIVE_INFINITY)) {
+    if (!condenseHistory(messages.apiHistory, "", Number.POSITIVE_INFINITY)) {
       if (trigger === "compact") await this.scope.say("info", "There is nothing to condense yet: the conversation is only its first round.");
       return;
     }
     if (!(await this.scope.mayShorten(trigger === "compact" ? "compact" : "condense"))) return;
+    // The summary request is smaller without the superseded copies; a failed summary truncates this history.
+    await this.shortenSupersededReads();
+    const before = [...messages.apiHistory];
     let summary: string;
     try {
       summary = await this.summarise(before);
@@ -136,6 +140,7 @@ export class ContextWindow implements TaskParticipant {
   /** Drops the oldest rounds in whole pairs (half of them; three quarters when past the window itself). */
   private async truncate(used: number | undefined, why: string, { hooked = false } = {}): Promise<void> {
     if (!hooked && !(await this.scope.mayShorten("truncate"))) return;
+    await this.shortenSupersededReads();
     const fraction = used !== undefined && used >= this.scope.api.getModel().info.contextWindow ? 0.75 : 0.5;
     const removed = await this.dropOldest(fraction);
     if (removed === 0) {
@@ -143,6 +148,11 @@ export class ContextWindow implements TaskParticipant {
       return;
     }
     await this.scope.say("context_truncated", `${why}: the ${removed} oldest messages after the task were removed to make room.`);
+  }
+
+  /** The conversation shrinks now: the copies of files a newer read superseded become notes, all at once. */
+  private shortenSupersededReads(): Promise<number> {
+    return this.scope.withStateLock(() => this.reads.shortenSuperseded());
   }
 
   /** Drops the oldest rounds in whole pairs, under the lock; the ledger forgets what moved. */

@@ -5,8 +5,8 @@
  * it as it was sent. The chat never shows it: it is API content, not a chat row.
  *
  * What it reads each round costs what changed: the editor's lists, the terminals' new output,
- * the background commands' news, the last request row's usage. The workspace's listing goes only
- * with this Task's first request (a resumed task lists again: the files may have changed).
+ * the background commands' news, the last request row's usage. The listing of each workspace
+ * folder goes only with this Task's first request (a resumed task lists again: the files may have changed).
  */
 import type { ContentBlock } from "../../../api/types";
 import type { HostBridge, TerminalActivity } from "../../../host/bridge";
@@ -15,15 +15,18 @@ import { contextTokens } from "../../../shared/usage";
 import { EditorFiles } from "../../context/editor-files";
 import { buildEnvironmentDetails, isEnvironmentDetails, type EnvironmentFacts } from "../../context/environment-details";
 import { TerminalNews } from "../../context/terminal-news";
-import { workspaceListing } from "../../context/workspace-listing";
+import { workspaceListings } from "../../context/workspace-listing";
 import type { PathGuard } from "../../ignore/path-guard";
 import type { RequestDraft, TaskParticipant } from "../../task/participant";
 import type { TaskScope } from "../../task/task-scope";
 import { errorText } from "../../util/error-text";
 import { modeTexts } from "../../prompts/mode-texts";
+import type { WorkspaceRoots } from "../../util/workspace-roots";
 
 export interface EnvironmentInLoopDeps {
   readonly host: HostBridge;
+  /** The task's workspace folders: each is listed, and editor files are named as the model writes them. */
+  readonly roots: WorkspaceRoots;
   readonly guard: PathGuard;
   readonly signal: AbortSignal;
   /** The background commands' news since the last request (BackgroundCommands.takeReport). */
@@ -47,6 +50,7 @@ export class EnvironmentDetails implements TaskParticipant {
   constructor(scope: TaskScope) {
     this.builder = new EnvironmentInLoop({
       host: scope.host,
+      roots: scope.roots,
       guard: scope.guard,
       signal: scope.signal,
       takeBackgroundNews: () => scope.background.takeReport(),
@@ -72,7 +76,7 @@ export class EnvironmentInLoop {
   private readonly warned = new Set<string>();
 
   constructor(private readonly deps: EnvironmentInLoopDeps) {
-    this.files = new EditorFiles(deps.host.workspace.root, deps.guard);
+    this.files = new EditorFiles(deps.roots, deps.guard);
   }
 
   /** The block for the request about to go, as a text block to append to `content`. */
@@ -94,16 +98,15 @@ export class EnvironmentInLoop {
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || undefined,
       ...optional("mode", deps.mode?.()),
       ...optional("usage", this.usage()),
-      ...optional("listing", await this.listing()),
+      ...optional("listings", await this.listings()),
     };
     return { type: "text", text: buildEnvironmentDetails(facts) };
   }
 
-  private async listing(): Promise<EnvironmentFacts["listing"]> {
+  private async listings(): Promise<EnvironmentFacts["listings"]> {
     if (this.listed) return undefined;
     this.listed = true;
-    const root = this.deps.host.workspace.root;
-    return { root, text: await workspaceListing(root, this.deps.guard, this.deps.signal) };
+    return workspaceListings(this.deps.roots, this.deps.guard, this.deps.signal);
   }
 
   /** The previous request's input, cache and output tokens: what the next one starts from. */

@@ -12,12 +12,17 @@
  *   a cancelled task and a finished one look alike: `wasFinished`); running hooks are killed,
  *   and only then TaskCancel runs. It runs at most once, never after completion.
  * - `mayShorten`: PreCompact before the conversation is shortened; false when a hook cancelled.
+ * - Notification: whenever the task notifies (the notifications participant calls the lent
+ *   `notificationHook`). It runs beside the task, which never waits for it; a task's dispose waits
+ *   for the runs still going (each bounded by the hooks' timeout), and a cancel kills them, unless
+ *   the task had already ended (its last notification must still go out).
  * Every contextModification goes to the model with the next request (`beforeRequest`).
  */
 import type { AskResponse } from "../../../shared/messages";
+import type { Notice } from "../../../shared/notice";
 import type { TaskHooks, HookOutcome } from "../../hooks/task-hooks";
 import { formatResponse } from "../../prompts/responses";
-import type { CallWatch, RequestDraft, ShortenReason, StartingCall, TaskBeginning, TaskParticipant } from "../../task/participant";
+import type { CallWatch, LentServices, RequestDraft, ShortenReason, StartingCall, TaskBeginning, TaskParticipant } from "../../task/participant";
 import type { AbortReason } from "../../task/task-state";
 import type { ToolResult } from "../../task/tools/types";
 
@@ -26,8 +31,11 @@ const MAX_RESULT_FOR_HOOK = 64 * 1024;
 
 export class HooksInLoop implements TaskParticipant {
   readonly name = "hooks";
+  readonly lends: LentServices = { notificationHook: (notice) => this.notification(notice) };
   private began = false;
   private completed = false;
+  /** Notification hooks still running. */
+  private readonly notifying = new Set<Promise<void>>();
 
   constructor(private readonly hooks: TaskHooks) {}
 
@@ -82,15 +90,31 @@ export class HooksInLoop implements TaskParticipant {
 
   async cancelled({ reason, wasFinished }: { readonly reason: AbortReason; readonly wasFinished: boolean }): Promise<void> {
     const wanted = this.began && !this.completed && !wasFinished;
-    this.hooks.cancelRunning();
+    // A finished task runs no hook but its last Notification, which must not be cut off.
+    if (!wasFinished) this.hooks.cancelRunning();
     if (!wanted) return;
     this.completed = true;
     await this.hooks.run("TaskCancel", { reason });
   }
 
+  /** The task's last notifications go out before it is let go. */
+  async dispose(): Promise<void> {
+    await Promise.all(this.notifying);
+  }
+
   /** Before the conversation is shortened: false when a hook cancelled it. */
   async mayShorten(reason: ShortenReason, messages: number): Promise<boolean> {
     return (await this.hooks.run("PreCompact", { reason, messages })).cancel === undefined;
+  }
+
+  private notification({ event, kind, message, task }: Notice): void {
+    // run() says a hook's failure in the chat; only saying it can fail, once the chat is closed.
+    const run = this.hooks.run("Notification", { event, kind, message, task }).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.notifying.add(run);
+    void run.finally(() => this.notifying.delete(run));
   }
 
   private async taskStart(prompt: string, images: number): Promise<string | undefined> {

@@ -19,7 +19,7 @@ export class PersonText implements TaskParticipant {
     private readonly slash: SlashCommands,
   ) {
     this.mentions = new MentionExpander({
-      cwd: scope.root,
+      roots: scope.roots,
       guard: scope.guard,
       host: scope.host,
       signal: scope.signal,

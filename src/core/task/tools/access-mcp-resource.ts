@@ -7,7 +7,7 @@ import type { McpServerSnapshot } from "../../mcp/types";
 import { param } from "./params";
 import { defineTool, ToolError } from "./types";
 import { resourceResultView } from "./mcp-result-view";
-import { connectedServer, describedAs } from "./use-mcp-tool";
+import { connectedServer, describedAs, keptWhole } from "./use-mcp-tool";
 import { mcpFailure, resourceResultBlocks } from "./use-mcp-tool-content";
 
 export const accessMcpResourceTool = defineTool({
@@ -31,7 +31,8 @@ export const accessMcpResourceTool = defineTool({
       run: async () => {
         try {
           const result = await hub.readResource(server.name, uri, { signal: ctx.signal });
-          await ctx.say("tool", undefined, { tool: { tool: "access_mcp_resource", mcp: { ...shown, result: resourceResultView(result) } } });
+          const whole = await keptWhole(ctx, `mcp-${server.name}-resource`, result.fullText);
+          await ctx.say("tool", undefined, { tool: { tool: "access_mcp_resource", mcp: { ...shown, result: { ...resourceResultView(result), ...whole } } } });
           return { kind: "ok", content: resourceResultBlocks(uri, result) };
         } catch (error) {
           throw mcpFailure(error);

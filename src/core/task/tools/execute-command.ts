@@ -105,7 +105,7 @@ async function runCommand(
 ): Promise<ToolResult> {
   const { timeoutSeconds } = run;
   const timeoutMs = timeoutSeconds === undefined ? undefined : Math.ceil(timeoutSeconds * 1000);
-  const running = ctx.commands.run(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, outsideSandbox: run.outsideSandbox });
+  const running = ctx.commands.run(command, { cwd: ctx.roots.primary.path, timeoutMs, signal: ctx.signal, outsideSandbox: run.outsideSandbox });
   const forModel = new OutputBuffer(options.limits);
   const chat = new ChatOutput(ctx, options, { confinement: running.confinement });
   // Until the person lets the command go on in the background; then its news waits for the next request.

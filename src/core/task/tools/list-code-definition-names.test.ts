@@ -21,7 +21,7 @@ async function files(entries: Record<string, string>): Promise<void> {
 }
 
 async function outline(target: string, ignored?: (p: string) => boolean): Promise<string> {
-  const { ctx } = fakeToolContext(root, { ignored });
+  const { ctx } = fakeToolContext(root, { ignored, ignoredBy: () => ".tandemignore" });
   const result: ToolResult = await runTool(listCodeDefinitionNamesTool, { path: target }, ctx);
   if (result.kind !== "ok" || typeof result.content !== "string") throw new Error(`unexpected ${JSON.stringify(result)}`);
   return result.content;

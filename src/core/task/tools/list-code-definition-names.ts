@@ -11,9 +11,9 @@ import { formatOutline, outlineFile } from "./list-code-definition-names-outline
 import { GitignoreChain } from "../../files/gitignore-chain";
 import { param } from "./params";
 import { touchedPaths, type ResolvedToolPath } from "../../files/paths";
-import { displayPath } from "./search-files-results";
 import { languageForFile, SUPPORTED_EXTENSIONS } from "./tree-sitter/languages";
 import { defineTool, ToolError, type ToolContext } from "./types";
+import type { WorkspaceRoots } from "../../util/workspace-roots";
 
 /** Files parsed per call at most: enough for an outline, bounded in time. */
 export const MAX_FILES_SCANNED = 50;
@@ -40,7 +40,7 @@ export const listCodeDefinitionNamesTool = defineTool({
     assertNotIgnored(ctx.ignore, target, stats.isDirectory());
     const output = stats.isDirectory()
       ? await outlineFolder(target.absolute, target.relative, ctx)
-      : await outlineOneFile(target, ctx.cwd, stats.size);
+      : await outlineOneFile(target, ctx.roots, stats.size);
     return {
       approval: {
         message: { tool: "list_code_definition_names", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },
@@ -52,7 +52,7 @@ export const listCodeDefinitionNamesTool = defineTool({
 });
 
 /** Parsed at the real path (links followed), which is what the checks judged. */
-async function outlineOneFile(target: ResolvedToolPath, cwd: string, size: number): Promise<string> {
+async function outlineOneFile(target: ResolvedToolPath, roots: WorkspaceRoots, size: number): Promise<string> {
   const shown = target.relative;
   const spec = languageForFile(target.real);
   if (!spec) {
@@ -60,7 +60,7 @@ async function outlineOneFile(target: ResolvedToolPath, cwd: string, size: numbe
   }
   if (size > MAX_SOURCE_BYTES) throw new ToolError("invalid_param", `${shown} is larger than ${MAX_SOURCE_BYTES / 1024} KB; read parts of it with read_file.`);
   const definitions = await outlineFile(target.real, spec);
-  return definitions.length > 0 ? formatOutline(displayPath(cwd, target.absolute), definitions) : `No definitions found in ${shown}.`;
+  return definitions.length > 0 ? formatOutline(roots.shown(target.absolute), definitions) : `No definitions found in ${shown}.`;
 }
 
 async function outlineFolder(folder: string, shown: string, ctx: ToolContext): Promise<string> {
@@ -78,7 +78,7 @@ async function outlineFolder(folder: string, shown: string, ctx: ToolContext): P
     }
     const spec = languageForFile(file);
     const definitions = spec ? await outlineFile(file, spec) : [];
-    if (definitions.length > 0) blocks.push(formatOutline(displayPath(ctx.cwd, file), definitions));
+    if (definitions.length > 0) blocks.push(formatOutline(ctx.roots.shown(file), definitions));
   }
   if (tooBig.length > 0) notes.push(`[Skipped files over ${MAX_SOURCE_BYTES / 1024} KB: ${tooBig.join(", ")}]`);
   let body: string;
@@ -90,7 +90,7 @@ async function outlineFolder(folder: string, shown: string, ctx: ToolContext): P
 
 /** The folder's own source files, sorted, without gitignored or ignored ones. */
 async function sourceFilesIn(folder: string, ctx: ToolContext): Promise<{ files: string[]; hidden: number }> {
-  const gitignore = await GitignoreChain.forStart(ctx.cwd, folder);
+  const gitignore = await GitignoreChain.forStart(ctx.roots.baseOf(folder), folder);
   const dirents: Dirent[] = await readdir(folder, { withFileTypes: true });
   const files: string[] = [];
   let hidden = 0;

@@ -29,7 +29,7 @@ async function layout(entries: string[]): Promise<void> {
 }
 
 async function list(params: Record<string, string>, guard?: PathGuard): Promise<string> {
-  const { ctx } = fakeToolContext(root, guard ? { ignored: (p) => guard.isIgnored(p) } : {});
+  const { ctx } = fakeToolContext(root, guard ? { ignored: (p) => guard.isIgnored(p), ignoredBy: (p) => guard.ignoredBy?.(p) } : {});
   return okText(await runTool(listFilesTool, params, ctx));
 }
 

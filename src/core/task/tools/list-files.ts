@@ -33,8 +33,8 @@ export const listFilesTool = defineTool({
     await requireFolder(target.absolute, target.relative);
     assertNotIgnored(ctx.ignore, target, true);
     if (recursive) await refuseWholeDisk(target.absolute, target.relative);
-    const walk = await walkFolder({ cwd: ctx.cwd, start: target.absolute, recursive, limit: LIST_FILES_LIMIT, guard: ctx.ignore, signal: ctx.signal });
-    const listing = formatListing(ctx.cwd, walk);
+    const walk = await walkFolder({ cwd: ctx.roots.baseOf(target.absolute), start: target.absolute, recursive, limit: LIST_FILES_LIMIT, guard: ctx.ignore, signal: ctx.signal });
+    const listing = formatListing((absolute) => ctx.roots.shown(absolute), walk);
     return {
       approval: {
         message: { tool: "list_files", path: target.relative, content: listing, outsideWorkspace: target.outsideWorkspace },

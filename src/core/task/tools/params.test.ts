@@ -2,6 +2,7 @@ import * as path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { param, readParams, type ParamValues } from "./params";
 import type { ResolvedToolPath } from "../../files/paths";
+import { WorkspaceRoots } from "../../util/workspace-roots";
 
 const tool = {
   name: "demo_tool",
@@ -16,7 +17,7 @@ const tool = {
   ],
 } as const;
 
-const read = (raw: Record<string, string>) => readParams(tool, { path: "a.txt", ...raw }, "/ws");
+const read = (raw: Record<string, string>) => readParams(tool, { path: "a.txt", ...raw }, WorkspaceRoots.single("/ws"));
 
 describe("tool parameters", () => {
   it("types each value by its spec: required ones always there, optional ones maybe", () => {
@@ -42,7 +43,7 @@ describe("tool parameters", () => {
   });
 
   it("names a missing required parameter as the model has always been told", async () => {
-    await expect(readParams(tool, { path: " " }, "/ws")).rejects.toMatchObject({
+    await expect(readParams(tool, { path: " " }, WorkspaceRoots.single("/ws"))).rejects.toMatchObject({
       reason: "missing_param",
       message: "Missing value for the required parameter 'path' of demo_tool. Try again with every required parameter given in full.",
     });

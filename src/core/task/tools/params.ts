@@ -6,6 +6,7 @@
 import { formatResponse } from "../../prompts/responses";
 import { resolveToolPath, type ResolvedToolPath } from "../../files/paths";
 import { ToolError } from "../../files/tool-error";
+import type { WorkspaceRoots } from "../../util/workspace-roots";
 
 export interface ParamSpec<N extends string = string, T = unknown, R extends boolean = boolean> {
   readonly name: N;
@@ -13,7 +14,7 @@ export interface ParamSpec<N extends string = string, T = unknown, R extends boo
   /** One line for the system prompt. */
   readonly description: string;
   /** The value of the model's text, which is never blank (a blank optional parameter is absent). */
-  read(text: string, cwd: string): T | Promise<T>;
+  read(text: string, roots: WorkspaceRoots): T | Promise<T>;
 }
 
 /** The typed values a tool receives: required parameters always present, optional ones perhaps not. */
@@ -50,9 +51,9 @@ export const param = {
     return spec(name, description, presence, (text) => text);
   },
 
-  /** A file or folder: resolved against the workspace, with where it really lands (`paths.ts`). */
+  /** A file or folder: resolved against the workspace's folders, with where it really lands (`paths.ts`). */
   path<const N extends string, const R extends boolean = false>(name: N, description: string, presence: Presence<R> = {}): ParamSpec<N, ResolvedToolPath, R> {
-    return spec(name, description, presence, (text, cwd) => resolveToolPath(cwd, text));
+    return spec(name, description, presence, (text, roots) => resolveToolPath(roots, text));
   },
 
   /** "true" or "false", in any case. */
@@ -124,14 +125,14 @@ function describeRange(range: NumberRange): string {
 export async function readParams<S extends readonly ParamSpec[]>(
   tool: { readonly name: string; readonly params: S },
   raw: Readonly<Record<string, string>>,
-  cwd: string,
+  roots: WorkspaceRoots,
 ): Promise<ParamValues<S>> {
   const missing = tool.params.find((p) => p.required && !raw[p.name]?.trim());
   if (missing) throw new ToolError("missing_param", formatResponse.missingParam(tool.name, missing.name));
   const values: Record<string, unknown> = {};
   for (const p of tool.params) {
     const text = raw[p.name];
-    if (text !== undefined && text.trim() !== "") values[p.name] = await p.read(text, cwd);
+    if (text !== undefined && text.trim() !== "") values[p.name] = await p.read(text, roots);
   }
   return values as ParamValues<S>;
 }

@@ -41,7 +41,7 @@ async function askAboutPlan(response: string, options: readonly string[], ctx: T
   // The person switched to Act mode instead of replying: the Task told us by closing the question.
   if (ctx.mode() === "act") return { kind: "ok", content: "The person did not reply: they switched to Act mode to have the plan carried out." };
   const replied = Boolean(answer.text?.trim() || answer.images?.length);
-  if (answer.type === "yes" && !replied) return { kind: "task_completed" };
+  if (answer.type === "yes" && !replied) return { kind: "task_completed", accepted: "plan" };
   if (replied) await ctx.say("user_feedback", answer.text, { images: answer.images });
   return { kind: "ok", content: formatResponse.toolResult(`<user_message>\n${(await ctx.withMentions(answer.text)) ?? ""}\n</user_message>`, answer.images) };
 }

@@ -43,13 +43,15 @@ export const readFileTool = defineTool({
 
 /**
  * The same text the conversation already holds (same file, same range, nothing changed) is not
- * sent again: the model gets a short note pointing at its earlier copy.
+ * sent again: the model gets a short note pointing at its earlier copy, unless the text is shorter.
  */
 function onceInContext(result: ToolResult, target: ResolvedToolPath, range: LineRange, reads: ReadRecord | undefined): ToolResult {
   if (!reads || result.kind !== "ok" || typeof result.content !== "string") return result;
   const earlier = reads.willReturn({ file: target.real, start: range.start, end: range.end, shown: target.relative }, result.content);
   if (!earlier) return result;
-  return { kind: "ok", content: `[${target.relative} is unchanged since your read of it in request ${earlier.round}: that copy is still in the conversation above, so it is not repeated here.]` };
+  const note = `[${target.relative} is unchanged since your read of it in request ${earlier.round}: that copy is still in the conversation above, so it is not repeated here.]`;
+  // A small file costs less than the note about it.
+  return note.length < result.content.length ? { kind: "ok", content: note } : result;
 }
 
 async function requireFile(real: string, shown: string): Promise<void> {

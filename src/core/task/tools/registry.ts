@@ -54,7 +54,10 @@ export function getTool(name: string, tools: ToolSet = TOOLS): ToolDefinition | 
 }
 
 /** Tool name -> its parameter names (and `shared`, which every call may carry): what the XML parser recognises as tags. */
-export function toolGrammar(tools: ToolSet = TOOLS, shared: readonly string[] = []): ReadonlyMap<string, ReadonlySet<string>> {
+/** Each tool's name and its parameters' names: what the XML parser reads as a call. */
+export type ToolGrammar = ReadonlyMap<string, ReadonlySet<string>>;
+
+export function toolGrammar(tools: ToolSet = TOOLS, shared: readonly string[] = []): ToolGrammar {
   return new Map(Object.values(tools).map((tool) => [tool.name, new Set([...tool.params.map((p) => p.name), ...shared])]));
 }
 

@@ -3,6 +3,10 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApprovalDecision } from "./types";
 import { fakeToolContext, runTool, tempDir, type FakeToolContext } from "../../../../test/support/tool-context";
+import type { ApiMessage } from "../../../api/types";
+import { ReadLedger } from "../../context/read-ledger";
+import { readTextOf } from "../../files/read-text";
+import { readFileTool } from "./read-file";
 import { replaceInFileTool, WHOLE_FILE_LINES } from "./replace-in-file";
 
 let ws: string;
@@ -173,5 +177,59 @@ describe("replace_in_file", () => {
     }
     expect(replaceInFileTool.example).toMatch(/^<replace_in_file>\n<path>.+<\/path>\n<diff>\n------- SEARCH\n[\s\S]+\n=======\n[\s\S]+\n\+{7} REPLACE\n<\/diff>\n<\/replace_in_file>$/);
     expect(replaceInFileTool.params.map((p) => [p.name, p.required])).toEqual([["path", true], ["diff", true]]);
+  });
+});
+
+describe("replace_in_file after a whole read the conversation still holds", () => {
+  /** A conversation the ledger watches: each read's result becomes a message of its own round. */
+  function conversation() {
+    const history: ApiMessage[] = [];
+    let round = 0;
+    const ledger = new ReadLedger({ apiHistory: history, replaceApiMessage: (i, m) => void (history[i] = m) }, () => round);
+    const { ctx } = fakeToolContext(ws);
+    const withReads = { ...ctx, reads: ledger };
+    return {
+      async read(file: string) {
+        round += 1;
+        const result = await runTool(readFileTool, { path: file }, withReads);
+        history.push({ role: "user", content: [{ type: "text", text: text({ result }) }] });
+        ledger.settle();
+      },
+      edit: async (params: Record<string, string>) => text({ result: await runTool(replaceInFileTool, params, withReads) }),
+    };
+  }
+  const text = ({ result }: { result: Awaited<ReturnType<typeof runTool>> }) => (result.kind === "ok" && typeof result.content === "string" ? result.content : "");
+
+  it("shows only the edited regions of a small file, pointing at that read", async () => {
+    await writeFile(path.join(ws, "greet.js"), GREET);
+    const talk = conversation();
+    await talk.read("greet.js");
+    const out = await talk.edit({ path: "greet.js", diff: block("export const answer = 42;", "export const answer = 43;") });
+    expect(out).toContain("The rest of the file is as your read of it in request 1 shows");
+    expect(out).toContain('<final_file_content path="greet.js" lines="2-5">\n2|  return "Hello " + name;\n3|}\n4|\n5|export const answer = 43;\n</final_file_content>');
+  });
+
+  it("shows the whole small file when it changed on disk since that read, or was never read whole", async () => {
+    await writeFile(path.join(ws, "greet.js"), GREET);
+    const talk = conversation();
+    await talk.read("greet.js");
+    await writeFile(path.join(ws, "greet.js"), `// touched\n${GREET}`);
+    const changed = await talk.edit({ path: "greet.js", diff: block("export const answer = 42;", "export const answer = 43;") });
+    expect(changed).toContain("Here is the whole file as it now is.");
+    expect(changed).not.toContain("your read of it");
+    await writeFile(path.join(ws, "other.js"), GREET);
+    expect(await talk.edit({ path: "other.js", diff: block("export const answer = 42;", "export const answer = 7;") })).toContain("Here is the whole file as it now is.");
+  });
+
+  it.each([
+    ["a final newline", "a\nb\n"],
+    ["no final newline", "a\nb"],
+    ["CRLF and a BOM", "\uFEFFa\r\nb\r\n"],
+    ["blank lines at the end", "a\n\n\n"],
+    ["one empty line", "\n"],
+  ])("formats the text as read_file shows it (%s), so a held read is recognised", async (_name, content) => {
+    await writeFile(path.join(ws, "f.txt"), content);
+    const { ctx } = fakeToolContext(ws);
+    expect(await readTextOf("f.txt", content, { start: 1, end: Number.POSITIVE_INFINITY })).toBe(text({ result: await runTool(readFileTool, { path: "f.txt" }, ctx) }));
   });
 });

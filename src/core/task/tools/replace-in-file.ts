@@ -9,12 +9,16 @@ import { readFile, stat } from "node:fs/promises";
 import { applyDiff, constructNewFileContent, DiffApplyError, type DiffApplication } from "../../assistant-message/diff";
 import { writeFileAtomic } from "../../storage/atomic-write";
 import { assertNotIgnored, ignoredRefusal } from "../../files/ignored-path";
+import { readTextOf } from "../../files/read-text";
 import { describeSavedEdit } from "./edit-preview";
 import { param } from "./params";
 import { assertStillLandsAt, resolveToolPath, touchedPaths, type ResolvedToolPath } from "../../files/paths";
-import { defineTool, ToolError, type ToolContext, type ToolResult } from "./types";
+import { defineTool, ToolError, type ReadRecord, type ToolContext, type ToolResult } from "./types";
 
-/** Files up to this many lines come back whole after an edit; longer ones as their changed regions. */
+/**
+ * Files up to this many lines come back whole after an edit, unless the conversation holds a
+ * whole read of the text the edit changed; longer ones, and those, as their changed regions.
+ */
 export const WHOLE_FILE_LINES = 400;
 const CONTEXT_LINES = 3;
 
@@ -75,25 +79,27 @@ export const replaceInFileTool = defineTool({
       paths: touchedPaths(target),
     };
     // Outside the workspace nothing is read before approval, as with read_file.
-    if (target.outsideWorkspace) return { approval, run: () => replaceOnDisk(target, diff, undefined) };
+    if (target.outsideWorkspace) return { approval, run: () => replaceOnDisk(target, diff, undefined, undefined) };
     const original = await readTextFile(target);
     const proposed = computeEdit(diff, original, target);
     const { diffView } = ctx.host;
-    if (!diffView) return { approval, run: () => replaceOnDisk(target, diff, original) };
+    if (!diffView) return { approval, run: () => replaceOnDisk(target, diff, original, ctx.reads) };
     // In an editor the person reviews the edited file in the diff view and may change it further
     // before it is saved; the model then sees the file as saved, and what the person changed.
     const review = await ctx.previews.review(diffView, target, original, proposed.content);
     const run = async (): Promise<ToolResult> => {
       const saved = await review.save();
       const notes = describeSavedEdit(target.relative, saved);
-      return ok([resultText(target, { ...proposed, content: saved.content }), notes].filter(Boolean).join("\n\n"));
+      // The person's own changes in the diff view lie outside the edit's regions: then the whole file.
+      const read = saved.content === proposed.content ? await wholeReadOf(target, original, ctx.reads) : undefined;
+      return ok([resultText(target, { ...proposed, content: saved.content }, read), notes].filter(Boolean).join("\n\n"));
     };
     return { approval, run, discard: () => review.revert() };
   },
 });
 
 /** Without a diff view, once approved: the diff applied to the file as it is by then, written atomically. */
-async function replaceOnDisk(target: ResolvedToolPath, diff: string, original: string | undefined): Promise<ToolResult> {
+async function replaceOnDisk(target: ResolvedToolPath, diff: string, original: string | undefined, reads: ReadRecord | undefined): Promise<ToolResult> {
   assertStillLandsAt(target);
   // The person may have edited the file while deciding: apply the approved diff to what is there now.
   const current = await readTextFile(target);
@@ -103,7 +109,14 @@ async function replaceOnDisk(target: ResolvedToolPath, diff: string, original: s
   } catch (error) {
     throw new ToolError("failed", `Could not write ${target.relative}: ${(error as Error).message}`);
   }
-  return ok(resultText(target, edit));
+  return ok(resultText(target, edit, await wholeReadOf(target, current, reads)));
+}
+
+/** The round of a whole read of `before` still in the conversation, if there is one. */
+async function wholeReadOf(target: ResolvedToolPath, before: string, reads: ReadRecord | undefined): Promise<{ readonly round: number } | undefined> {
+  if (!reads) return undefined;
+  const whole = { start: 1, end: Number.POSITIVE_INFINITY };
+  return reads.holds({ file: target.real, ...whole }, await readTextOf(target.relative, before, whole));
 }
 
 function ok(content: string): ToolResult {
@@ -116,7 +129,7 @@ function ok(content: string): ToolResult {
  * file (prepare reports those), nor while the diff changes nothing yet.
  */
 async function previewReplace(relativePath: string, partialDiff: string, ctx: ToolContext): Promise<void> {
-  const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
+  const target = await resolveToolPath(ctx.roots, relativePath).catch(() => undefined);
   if (!target || target.outsideWorkspace || ignoredRefusal(ctx.ignore, target)) return;
   await ctx.previews.showPartial(ctx.host.diffView, target.real, () => readTextFile(target), (original) => {
     if (original === undefined) return undefined;
@@ -184,7 +197,7 @@ function unquotedFailure(relative: string): string {
   );
 }
 
-function resultText(target: ResolvedToolPath, edit: DiffApplication): string {
+function resultText(target: ResolvedToolPath, edit: DiffApplication, read: { readonly round: number } | undefined): string {
   const { relative } = target;
   const count = edit.blocks.length === 1 ? "1 block" : `${edit.blocks.length} blocks`;
   const parts = [`The edit to ${relative} was applied (${count}).`];
@@ -195,23 +208,27 @@ function resultText(target: ResolvedToolPath, edit: DiffApplication): string {
     const shiftNote = shifted.length > 0 ? `; REPLACE was shifted to the file's indentation in block${shifted.length > 1 ? "s" : ""} ${shifted.join(", ")}` : "";
     parts.push(`Block${loose.length > 1 ? "s" : ""} ${which} did not match exactly (whitespace or inner lines differed)${shiftNote}. Check the indentation below.`);
   }
-  parts.push(target.outsideWorkspace ? `${relative} is outside the workspace, so its text is not shown; read it with read_file to see it.` : currentText(relative, edit));
+  parts.push(target.outsideWorkspace ? `${relative} is outside the workspace, so its text is not shown; read it with read_file to see it.` : currentText(relative, edit, read));
   return parts.join("\n");
 }
 
-/** The whole file when short, else the changed regions with a little context, numbered like read_file. */
-function currentText(relative: string, edit: DiffApplication): string {
+/**
+ * The whole file when short and the conversation has no whole read of it, else the changed
+ * regions with a little context, numbered like read_file.
+ */
+function currentText(relative: string, edit: DiffApplication, read: { readonly round: number } | undefined): string {
   const lines = edit.content.replace(/^\uFEFF/, "").split(/\r?\n/);
   if (lines.at(-1) === "") lines.pop();
   if (lines.length === 0) return `${relative} is now empty.`;
   const note = "Line numbers are shown for reference only; they are not part of the file. Base any further edit on this text.";
-  if (lines.length <= WHOLE_FILE_LINES) {
+  if (lines.length <= WHOLE_FILE_LINES && !read) {
     return `Here is the whole file as it now is. ${note}\n<final_file_content path="${relative}">\n${numbered(lines, [{ start: 0, end: lines.length }])}\n</final_file_content>`;
   }
   const regions = changedRegions(edit, lines.length);
   const spans = regions.map((r) => `${r.start + 1}-${r.end}`).join(", ");
+  const rest = read ? ` The rest of the file is as your read of it in request ${read.round} shows (line numbers after an edited region shift by the lines it added or removed).` : "";
   return (
-    `The file has ${lines.length} lines; here are the edited regions (with ${CONTEXT_LINES} lines of context) as they now are. ${note}\n` +
+    `The file has ${lines.length} lines; here are the edited regions (with ${CONTEXT_LINES} lines of context) as they now are.${rest} ${note}\n` +
     `<final_file_content path="${relative}" lines="${spans}">\n${numbered(lines, regions)}\n</final_file_content>`
   );
 }

@@ -89,7 +89,7 @@ async function searchFile(walk: Walk, absolute: string, knownSize?: number): Pro
   try {
     const size = knownSize ?? (await stat(absolute)).size;
     if (size > MAX_FALLBACK_FILE_BYTES) {
-      walk.tooBig.push(path.relative(request.cwd, absolute));
+      walk.tooBig.push(request.shown(absolute));
       return true;
     }
     bytes = await readFile(absolute, { signal: request.signal });
@@ -97,7 +97,7 @@ async function searchFile(walk: Walk, absolute: string, knownSize?: number): Pro
     const code = (error as NodeJS.ErrnoException).code;
     // Gone since the folder was read, or unreadable: rg reports such files and goes on; so do we.
     if (code !== "ENOENT" && code !== "EACCES" && code !== "EPERM") throw error;
-    results.notes.push(`[Could not read ${path.relative(request.cwd, absolute)}: ${code}]`);
+    results.notes.push(`[Could not read ${request.shown(absolute)}: ${code}]`);
     return true;
   }
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return true; // binary, as rg judges it

@@ -2,8 +2,7 @@
  * What search_files found, collected the same way whichever engine searched (ripgrep or the
  * JavaScript fallback), capped, and formatted grep-style: `12:` a match, `11-` its context.
  */
-import * as path from "node:path";
-import { isWithin } from "../../util/real-paths";
+import type { ShowPath } from "../../files/listing";
 
 export const SEARCH_RESULT_LIMIT = 300;
 /** Longer lines (minified code) are cut: one line must not flood the answer. */
@@ -49,14 +48,14 @@ export class SearchResults {
     return true;
   }
 
-  format(cwd: string, heading: string): string {
+  format(shown: ShowPath, heading: string): string {
     const blocks: string[] = [];
     let fileCount = 0;
     for (const [file, all] of this.files) {
       const lines = withoutStrayContext(all);
       if (!lines.some((l) => l.match)) continue;
       fileCount++;
-      blocks.push(`${displayPath(cwd, file)}\n${formatLines(lines)}`);
+      blocks.push(`${shown(file)}\n${formatLines(lines)}`);
     }
     const summary = `Found ${this.matches} ${this.matches === 1 ? "match" : "matches"}${fileCount > 0 ? ` in ${fileCount} ${fileCount === 1 ? "file" : "files"}` : ""} ${heading}.`;
     const notes = [...this.notes];
@@ -88,9 +87,4 @@ function formatLines(lines: FoundLine[]): string {
 function clip(text: string): string {
   const clean = text.replace(/\r?\n$/, "");
   return clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS)}… [line cut]` : clean;
-}
-
-/** Relative to the workspace with `/`, or absolute when outside it. */
-export function displayPath(cwd: string, absolute: string): string {
-  return isWithin(cwd, absolute) ? path.relative(cwd, absolute).split(path.sep).join("/") || "." : absolute;
 }

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { HEAVY_FOLDERS, isInsideHeavyFolder } from "../../files/walk";
 import type { SearchResults } from "./search-files-results";
 import { ToolError, type PathGuard } from "./types";
+import type { ShowPath } from "../../files/listing";
 
 /** Whether `rg` is on PATH: a fact about the machine, so it is looked up once. */
 let onPath: Promise<string | undefined> | undefined;
@@ -31,7 +32,10 @@ function probe(command: string): Promise<string | undefined> {
 }
 
 export interface SearchRequest {
+  /** The workspace folder holding the target (where rg runs and .gitignore rules start). */
   readonly cwd: string;
+  /** How the model reads a path (`WorkspaceRoots.shown`). */
+  readonly shown: ShowPath;
   /** Absolute file or folder to search. */
   readonly target: string;
   readonly regex: string;

@@ -29,7 +29,7 @@ async function files(entries: Record<string, string | Buffer>): Promise<void> {
 }
 
 async function search(params: Record<string, string>): Promise<string> {
-  const { ctx } = fakeToolContext(root, { ignored: (p) => guard.isIgnored(p), ripgrep });
+  const { ctx } = fakeToolContext(root, { ignored: (p) => guard.isIgnored(p), ignoredBy: (p) => guard.ignoredBy(p), ripgrep });
   const result: ToolResult = await runTool(searchFilesTool, params, ctx);
   if (result.kind !== "ok" || typeof result.content !== "string") throw new Error(`unexpected ${JSON.stringify(result)}`);
   return result.content;

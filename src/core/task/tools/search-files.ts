@@ -37,7 +37,8 @@ export const searchFilesTool = defineTool({
     assertNotIgnored(ctx.ignore, target, stats.isDirectory());
     const pattern = filePattern?.trim() ?? "";
     const request: SearchRequest = {
-      cwd: ctx.cwd,
+      cwd: ctx.roots.baseOf(target.absolute),
+      shown: (absolute) => ctx.roots.shown(absolute),
       target: target.absolute,
       regex,
       fileGlobs: pattern === "" ? [] : expandBraces(pattern),
@@ -49,7 +50,7 @@ export const searchFilesTool = defineTool({
     if (rg !== undefined) await searchWithRipgrep(rg, request, results);
     else await searchWithJavaScript(request, results);
     const scope = `in ${target.relative}${pattern === "" ? "" : ` (files matching ${pattern})`}`;
-    const output = results.format(ctx.cwd, `for /${request.regex}/ ${scope}`);
+    const output = results.format(request.shown, `for /${request.regex}/ ${scope}`);
     return {
       approval: {
         message: { tool: "search_files", path: target.relative, content: output, outsideWorkspace: target.outsideWorkspace },

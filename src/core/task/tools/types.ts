@@ -12,6 +12,7 @@ import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
 import type { McpServers } from "../../mcp/servers";
 import type { AgentMode } from "../../../shared/settings";
+import type { WorkspaceRoots } from "../../util/workspace-roots";
 
 export type { PathGuard } from "../../ignore/path-guard";
 import type { EditPreviews } from "./edit-preview";
@@ -41,6 +42,11 @@ export interface ToolApproval {
   readonly outsideSandbox?: boolean;
   /** The tool's own configuration lets it run unasked (an MCP tool in its server's `autoApprove` list). */
   readonly allowedByConfig?: boolean;
+  /**
+   * A URL on this machine or its private network the tool would reach (web_fetch), and why that
+   * matters: only the person may allow it, even in YOLO, unless they listed its host.
+   */
+  readonly localHost?: { readonly url: string; readonly note: string };
 }
 
 /** A tool's approval as the policy judges it: with the category its definition declares. */
@@ -61,8 +67,8 @@ export interface ApprovalDecision {
 
 
 export interface ToolContext {
-  /** The workspace root: relative paths resolve against it. */
-  readonly cwd: string;
+  /** The workspace's folders: paths resolve in them (the primary's is where commands start), and are shown as they say. */
+  readonly roots: WorkspaceRoots;
   readonly ignore: PathGuard;
   readonly host: HostBridge;
   /** Aborted when the task is cancelled; pass it to anything slow. */
@@ -92,6 +98,8 @@ export interface ToolContext {
   callTool(name: string, params: RawParams, options?: { shownAs?: string }): Promise<ToolResult>;
   /** What the person typed (an answer, feedback), followed by what its @-mentions stand for; for the model, not the chat. */
   withMentions(text: string | undefined): Promise<string | undefined>;
+  /** Keeps a whole result the model gets only part of, for the person (a file of the task's); undefined where the task is not saved. */
+  keepWhole(name: string, text: string): Promise<string | undefined>;
 }
 
 /**
@@ -100,6 +108,8 @@ export interface ToolContext {
  */
 export interface ReadRecord {
   willReturn(read: { file: string; start: number; end: number; shown: string }, text: string): { readonly round: number } | undefined;
+  /** The round of the read whose copy of `text` (that file, that range) is still in the conversation, if one is. */
+  holds(read: { file: string; start: number; end: number }, text: string): { readonly round: number } | undefined;
 }
 
 /** Parameters as the model wrote them (complete or still streaming). */
@@ -111,8 +121,8 @@ export type ToolResult =
   | { readonly kind: "ok"; content: string | (TextBlock | ImageBlock)[]; isError?: boolean }
   /** The person said no (to the approval, or to the tool's own question); their feedback goes to the model. */
   | { readonly kind: "rejected"; feedback?: Feedback }
-  /** attempt_completion accepted by the person: the task loop ends. */
-  | { readonly kind: "task_completed" }
+  /** attempt_completion (or a plan) accepted by the person: the task loop ends; `accepted` says what, for the model. */
+  | { readonly kind: "task_completed"; readonly accepted?: "plan" }
   /** new_task accepted: this task ends and a fresh one starts with `context` as its prompt. */
   | { readonly kind: "new_task"; context: string }
   /** attempt_completion answered with feedback: the loop goes on with it. */

@@ -7,6 +7,7 @@
  * its description) and shows the arguments; once the call ran, a row of its own shows what the tool
  * returned, bounded for the panel (`mcp-result-view.ts`).
  */
+import { toolNames } from "../../mcp/prompt-section";
 import type { McpProgress, McpServerSnapshot } from "../../mcp/types";
 import { param } from "./params";
 import { defineTool, ToolError, type ToolContext } from "./types";
@@ -45,7 +46,7 @@ export const useMcpToolTool = defineTool({
     const server = connectedServer(ctx, params.server_name.trim());
     const toolName = params.tool_name.trim();
     const tool = server.tools.find((t) => t.name === toolName);
-    if (!tool) throw new ToolError("not_found", `The MCP server "${server.name}" has no tool "${toolName}". Its tools: ${server.tools.map((t) => t.name).join(", ") || "none"}.`);
+    if (!tool) throw new ToolError("not_found", `The MCP server "${server.name}" has no tool "${toolName}". Its tools: ${toolNames(server.tools)}.`);
     const args = params.arguments ?? {};
     const where = `${server.name}/${toolName}`;
     const shown = { server: server.name, tool: toolName, ...describedAs(tool.description) };
@@ -60,7 +61,8 @@ export const useMcpToolTool = defineTool({
           const result = await mcp(ctx).callTool(server.name, toolName, args, { signal: ctx.signal, onProgress: progress.show });
           await progress.end();
           // The person sees what the tool answered on a row of its own, below the approval.
-          await ctx.say("tool", undefined, { tool: { tool: "use_mcp_tool", mcp: { ...shown, result: toolResultView(result) } } });
+          const whole = await keptWhole(ctx, `mcp-${where}`, result.fullText);
+          await ctx.say("tool", undefined, { tool: { tool: "use_mcp_tool", mcp: { ...shown, result: { ...toolResultView(result), ...whole } } } });
           return { kind: "ok", content: toolResultBlocks(where, result), ...(result.isError ? { isError: true } : {}) };
         } catch (error) {
           throw mcpFailure(error);
@@ -127,4 +129,11 @@ function progressRow(ctx: ToolContext, where: string): { show(progress: McpProgr
       if (text !== undefined) await ctx.say("info", text, { partial: false });
     },
   };
+}
+
+/** A result cut for the model: its whole text kept in the task's folder, for the person's row (`whole`). */
+export async function keptWhole(ctx: ToolContext, name: string, fullText: string | undefined): Promise<{ whole?: { path: string; chars: number } }> {
+  if (fullText === undefined) return {};
+  const path = await ctx.keepWhole(name, fullText);
+  return path ? { whole: { path, chars: fullText.length } } : {};
 }

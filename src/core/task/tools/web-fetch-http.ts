@@ -48,10 +48,11 @@ export function deadline(taskSignal: AbortSignal, ms: number): { signal: AbortSi
   return { signal: AbortSignal.any([taskSignal, timeout.signal]), clear: () => clearTimeout(timer) };
 }
 
-/** Requests `start`, following up to `maxRedirects` redirects; the body is left unread. */
-export async function openUrl(start: URL, signal: AbortSignal, maxRedirects: number): Promise<OpenedUrl> {
+/** Requests `start`, following up to `maxRedirects` redirects; the body is left unread. `check` may refuse a hop (it throws) before it is requested. */
+export async function openUrl(start: URL, signal: AbortSignal, maxRedirects: number, check: (hop: URL) => Promise<void> = async () => undefined): Promise<OpenedUrl> {
   let url = start;
   for (let hops = 0; ; hops++) {
+    await check(url);
     const response = await fetch(url, {
       signal,
       redirect: "manual",

@@ -12,6 +12,11 @@ beforeAll(
     (site = await startTestSite({
       "/report.pdf": (_req, res) => send(res, 200, "application/pdf", buildPdf([["Annual tide report"], ["Appendix"]])),
       "/locked.pdf": (_req, res) => send(res, 200, "application/pdf", buildEncryptedPdf()),
+      // The same machine by another name: a hop the person never saw.
+      "/to-localhost": (req, res) => {
+        res.writeHead(302, { location: `http://localhost:${(req.headers.host ?? "").split(":").pop()}/article` });
+        res.end();
+      },
     })),
 );
 afterAll(() => site.close());
@@ -37,7 +42,10 @@ describe("web_fetch", () => {
   it("asks for browser approval with the URL before fetching, then returns the article as Markdown", async () => {
     const before = site.requests.length;
     const { result, log } = await fetchPath("/article");
-    expect(log.approvals).toEqual([{ category: "browser", message: { tool: "web_fetch", content: site.url("/article") } }]);
+    // The test site is on 127.0.0.1: an address of this machine, which only the person may open.
+    const host = new URL(site.url("/")).host;
+    const localHost = { url: site.url("/article"), note: `It fetches ${host}, an address on this machine or its private network.` };
+    expect(log.approvals).toEqual([{ category: "browser", message: { tool: "web_fetch", content: site.url("/article") }, localHost }]);
     expect(site.requests.slice(before)).toEqual(["/article"]);
     const out = text(result);
     expect(out.startsWith(`URL: ${site.url("/article")}\nTitle: ${ARTICLE_TITLE} | Harbour Notes\nContent-Type: text/html\n\n`)).toBe(true);
@@ -79,6 +87,15 @@ describe("web_fetch", () => {
     await expect(fetchPath(`/hop/${WEB_FETCH_LIMITS.maxRedirects}`)).resolves.toBeDefined();
     await expect(fetchPath(`/hop/${WEB_FETCH_LIMITS.maxRedirects + 1}`)).rejects.toMatchObject({ reason: "failed", message: /redirected more than 5 times/ });
     await expect(fetchPath("/loop")).rejects.toMatchObject({ reason: "failed", message: /redirected more than 5 times/ });
+  });
+
+  it("refuses a redirect to another local host than the one the person allowed", async () => {
+    const before = site.requests.length;
+    await expect(fetchPath("/to-localhost")).rejects.toMatchObject({
+      reason: "failed",
+      message: /did not fetch http:\/\/localhost:\d+\/article: .*redirected to .*\(127\.0\.0\.1\), an address on this machine or its private network\. Ask for that URL itself/,
+    });
+    expect(site.requests.slice(before)).toEqual(["/to-localhost"]);
   });
 
   it("refuses a redirect to another scheme and one without a Location", async () => {

@@ -1,12 +1,14 @@
 /**
  * web_fetch: reads a web page for the model, after the person approves (the "browser" switch and
- * YOLO govern it). HTML comes back as readable Markdown, JSON pretty-printed, text as sent; the
+ * YOLO govern it; an address on this machine or its private network always asks, and a redirect
+ * there is refused). HTML comes back as readable Markdown, JSON pretty-printed, text as sent; the
  * download and the output are both capped, and every cut says so.
  */
 import { contentKind, decodeBody, sniffKind, toReadable } from "./web-fetch-content";
 import type { ReadableContent } from "./web-fetch-html";
 import { deadline, fetchFailure, openUrl, parseWebUrl, readCapped, type OpenedUrl } from "./web-fetch-http";
 import { cutText } from "../../files/cut-text";
+import { bareHost, localAddressOf } from "../../util/local-addresses";
 import { param } from "./params";
 import { defineTool, ToolError, type ToolDefinition } from "./types";
 
@@ -41,12 +43,17 @@ export function createWebFetchTool(overrides: Partial<WebFetchLimits> = {}): Too
     example: "<web_fetch>\n<url>https://nodejs.org/api/fs.html</url>\n</web_fetch>",
     async prepare(params, ctx) {
       const url = parseWebUrl(params.url);
+      // An address on this machine or its network is the person's to open (auto-approval.ts).
+      const local = await localAddressOf(url.hostname);
+      const localHost = local === undefined ? undefined : { url: url.href, note: `It fetches ${url.host}${local === bareHost(url.hostname) ? "" : ` (${local})`}, an address on this machine or its private network.` };
       return {
-        approval: { message: { tool: "web_fetch", content: url.href } },
+        approval: { message: { tool: "web_fetch", content: url.href }, ...(localHost ? { localHost } : {}) },
         run: async () => {
           const timer = deadline(ctx.signal, limits.timeoutMs);
+          // The approved host only: a redirect to another local address, or a name that resolves there since, is refused.
+          const allowed = local === undefined ? undefined : url.host;
           try {
-            return { kind: "ok", content: await fetchReadable(url, timer.signal, limits) };
+            return { kind: "ok", content: await fetchReadable(url, timer.signal, limits, allowed) };
           } catch (error) {
             throw fetchFailure(error, ctx.signal, url, limits.timeoutMs);
           } finally {
@@ -60,8 +67,14 @@ export function createWebFetchTool(overrides: Partial<WebFetchLimits> = {}): Too
 
 export const webFetchTool = createWebFetchTool();
 
-async function fetchReadable(url: URL, signal: AbortSignal, limits: WebFetchLimits): Promise<string> {
-  const opened = await openUrl(url, signal, limits.maxRedirects);
+async function fetchReadable(url: URL, signal: AbortSignal, limits: WebFetchLimits, allowedLocalHost: string | undefined): Promise<string> {
+  const opened = await openUrl(url, signal, limits.maxRedirects, async (hop) => {
+    if (hop.host === allowedLocalHost) return;
+    const local = await localAddressOf(hop.hostname);
+    if (local === undefined) return;
+    const how = hop.href === url.href ? `${hop.host} resolves to ${local}` : `${url.href} redirected to ${hop.href} (${local})`;
+    throw new ToolError("failed", `web_fetch did not fetch ${hop.href}: ${how}, an address on this machine or its private network. Ask for that URL itself, so the person can allow it.`);
+  });
   if (!opened.response.ok) throw await httpError(opened);
   const announced = contentKind(opened.mimeType);
   if (announced === "binary") {

@@ -75,7 +75,7 @@ function saved(target: ResolvedToolPath, notes: string): ToolResult {
  * in the chat only).
  */
 async function previewWrite(relativePath: string, partialContent: string, ctx: ToolContext): Promise<void> {
-  const target = await resolveToolPath(ctx.cwd, relativePath).catch(() => undefined);
+  const target = await resolveToolPath(ctx.roots, relativePath).catch(() => undefined);
   if (!target || target.outsideWorkspace || ignoredRefusal(ctx.ignore, target)) return;
   await ctx.previews.showPartial(ctx.host.diffView, target.real, () => readExisting(target.real, target.relative), () => partialContent.replace(LEADING_FENCE, ""));
 }

@@ -43,9 +43,19 @@ describe("Tandem's API keys in SecretStorage", () => {
     assert.equal(await secrets.getApiKey("anthropic"), undefined, "an empty key deletes it");
   });
 
-  it("refuses an unknown provider instead of storing a stray secret", async () => {
-    await assert.rejects(secrets.setApiKey("gemini", key), /Unknown API provider "gemini"/);
-    await assert.rejects(secrets.getApiKey("gemini"), /Unknown API provider/);
+  it("refuses an unknown provider, or one that takes no key, instead of storing a stray secret", async () => {
+    await assert.rejects(secrets.setApiKey("mistral", key), /Unknown API provider "mistral"/);
+    await assert.rejects(secrets.getApiKey("mistral"), /Unknown API provider/);
+    await assert.rejects(secrets.setApiKey("ollama", key), /Ollama takes no API key/);
+  });
+
+  it("keeps the key of each provider that takes one under its own name", async () => {
+    for (const provider of ["gemini", "bedrock", "openrouter"]) {
+      await secrets.setApiKey(provider, `${key}-${provider}`);
+      assert.equal(await secrets.getApiKey(provider), `${key}-${provider}`, provider);
+      await secrets.setApiKey(provider, "");
+      assert.equal(await secrets.getApiKey(provider), undefined, `${provider}: an empty key deletes it`);
+    }
   });
 
   it("never writes the key into the settings", async function () {
