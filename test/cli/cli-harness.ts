@@ -69,14 +69,16 @@ export async function startCliHarness(): Promise<CliHarness> {
   };
 }
 
-function runCli(cliPath: string, args: string[], env: Record<string, string>, cwd?: string, killAfterMs = 15_000): Promise<CliRun> {
+function runCli(cliPath: string, args: string[], env: Record<string, string>, cwd?: string, killAfterMs = 45_000): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    // A hung runner must fail its own test, not leak into the next one.
+    // A hung runner must fail its own test, not leak into the next one. Under the test timeout
+    // (60 s), far above a run's time alone (1 to 2 s): beside the e2e suite a run with three
+    // checkpoints once took over 15 s.
     const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
     child.on("exit", (code) => {
       clearTimeout(timer);

@@ -5,8 +5,8 @@
  * links, and by a variable they inherit in their environment (TREE_MARK, a value of their own).
  *
  * A child's parent link points at init once its parent exits, so the links are collected while
- * the tree runs: every `collectEveryMs` and again just before each kill (before the parent is
- * killed). The mark finds a `setsid` child whose parent exited at once, before any look.
+ * the tree runs: every `collectEveryMs` and again at each kill. The mark finds a `setsid` child
+ * whose parent exited before any look (at once, or in the group's kill).
  * A process is known by its pid and start time, so a pid the system gave to another process
  * since is never signalled. Elsewhere (no /proc) it finds nothing and the group kill is all.
  */

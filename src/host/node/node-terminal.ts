@@ -158,14 +158,17 @@ class ProcessGroupCommand implements RunningCommand {
   }
 
   private signalGroup(pid: number, signal: NodeJS.Signals): void {
-    // First: the tree is found through the parent links, which the group's end would cut.
-    this.tree?.kill(signal);
+    // The group first: one system call, where the tree's sweep reads /proc for every process. A
+    // fork bomb starves Tandem of CPU, and the sandbox's bubblewrap is in the group: its end takes
+    // the bomb's whole PID namespace with it before the sweep has to read thousands of entries.
+    // What the group's end orphans is still found: by the links collected while it ran, and by its mark.
     try {
       process.kill(-pid, signal);
     } catch (error) {
       // ESRCH: the group is already gone. Anything else: at least end the shell itself.
       if ((error as NodeJS.ErrnoException).code !== "ESRCH" && !this.exited) this.child?.kill(signal);
     }
+    this.tree?.kill(signal);
   }
 }
 

@@ -37,9 +37,19 @@ export async function installExtension(dir, vsix) {
     installed.catch(() => installedCopies.delete(key));
   }
   const source = await installed;
-  await cp(source, dir.extensions, { recursive: true });
   const manifest = path.join(dir.extensions, "extensions.json");
-  if (existsSync(manifest)) writeFileSync(manifest, readFileSync(manifest, "utf8").replaceAll(source, dir.extensions));
+  // A second package (a scenario's helper extension) brings a manifest of its own: the copy would
+  // replace the first one's, and code-server would mark the extension it no longer lists as removed.
+  const before = readManifest(manifest);
+  await cp(source, dir.extensions, { recursive: true });
+  const added = readManifest(manifest).map((entry) => JSON.parse(JSON.stringify(entry).replaceAll(source, dir.extensions)));
+  const ids = new Set(added.map((entry) => entry.identifier?.id));
+  writeFileSync(manifest, JSON.stringify([...before.filter((entry) => !ids.has(entry.identifier?.id)), ...added]));
+}
+
+/** The entries of an extensions folder's extensions.json (none when there is no such file yet). */
+function readManifest(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : [];
 }
 
 /** key (the package, as it is on disk) → the folder code-server installed it into, for this process. */
