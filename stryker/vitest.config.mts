@@ -1,0 +1,16 @@
+/**
+ * The vitest config Stryker runs a module's unit tests with (stryker/run.mjs): the unit project's
+ * environment and guards (no process, no socket, no real sleep), one project, no sequencer.
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    environment: "node",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    exclude: ["node_modules", "dist", "test/e2e/**"],
+    setupFiles: ["test/support/unit-guard.ts", "test/support/no-sleep.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
