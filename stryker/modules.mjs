@@ -26,7 +26,7 @@ export const MODULES = [
     name: "journal",
     title: "History journal",
     mutate: ["src/core/storage/journal.ts", "src/core/storage/journal-format.ts"],
-    tests: ["src/core/storage/journal.test.ts"],
+    tests: ["src/core/storage/journal.test.ts", "src/core/storage/journal-format.test.ts"],
   },
   {
     name: "ignore",
@@ -38,7 +38,7 @@ export const MODULES = [
     name: "context",
     title: "Context window and truncation",
     mutate: ["src/core/context/context-window.ts", "src/core/context/truncate-conversation.ts"],
-    tests: ["src/core/context/condense.test.ts", "src/core/context/truncate-conversation.test.ts", "src/shared/usage.test.ts"],
+    tests: ["src/core/context/condense.test.ts", "src/core/context/context-window.test.ts", "src/core/context/truncate-conversation.test.ts", "src/shared/usage.test.ts"],
   },
   {
     name: "cost",
