@@ -339,3 +339,46 @@ function commonPrefix(a: readonly string[], b: readonly string[]): number {
   while (n < a.length && n < b.length && a[n] === b[n]) n++;
   return n;
 }
+
+describe("a stale SEARCH never overwrites lines the model did not see", () => {
+  it("matches by anchors only when the last line agrees too, not by a first line alone", () => {
+    // The first line is unique, the block has the right length, but its last line is not the file's.
+    const stale = block("export function second() {\n  const y = 1;\n  return y;\n  // gone", "replaced");
+    expect(failure(stale, CODE).outcomes.map((o) => o.kind)).toEqual(["not_found"]);
+    expect(applyDiff(stale, CODE, false).content, "not even in the live preview").toBe(CODE);
+  });
+
+  it("does not take a blank first or last line as an anchor", () => {
+    const blankLast = block("export function first() {\n  stale();\n}\n", "x");
+    expect(failure(`${blankLast}`, CODE).outcomes.map((o) => o.kind), "a blank last line").toEqual(["not_found"]);
+    const blankFirst = block("\nexport function second() {\n  stale();\n  stale();\n}", "x");
+    expect(failure(blankFirst, CODE).outcomes.map((o) => o.kind), "a blank first line").toEqual(["not_found"]);
+    const bothBlank = block("\n  stale();\n", "x");
+    expect(failure(bothBlank, "a\n\nb\n\nc\n").outcomes.map((o) => o.kind)).toEqual(["not_found"]);
+  });
+
+  it("needs three lines for an anchored match: two lines must match as written", () => {
+    expect(failure(block("export function second() {\n  stale;", "x"), CODE).outcomes.map((o) => o.kind)).toEqual(["not_found"]);
+    expect(applyDiff(block("export function first() {\n  stale;\n}", "x"), CODE, true).blocks[0]?.strategy).toBe("anchors");
+  });
+
+  it("looks for a match up to the file's last line, and no further", () => {
+    expect(constructNewFileContent(block("}", "};"), "a\n}", true)).toBe("a\n};");
+    expect(constructNewFileContent(block("a\n}", "b\n}"), "x\na\n}", true)).toBe("x\nb\n}");
+    expect(failure(block("a\n}\nz", "x"), "x\na\n}").outcomes.map((o) => o.kind)).toEqual(["not_found"]);
+  });
+
+  it("refuses every block that claims a line another block claims, however they nest", () => {
+    // Block 1 spans lines 3-10; blocks 2 and 3 each sit inside it, apart from each other.
+    const outer = block("export function first() {\n  return 1;\n}\n\nexport function second() {\n  const x = 2;\n  return x;\n}", "x");
+    const innerA = block("  return 1;", "a");
+    const innerB = block("  return x;", "b");
+    expect(failure(diffOf(outer, innerA, innerB), CODE).outcomes.map((o) => o.kind)).toEqual(["overlap", "overlap", "overlap"]);
+    // While streaming, no part of any of them is applied.
+    expect(applyDiff(diffOf(innerB, innerA, outer), CODE, false).content).toBe(CODE);
+    // Two blocks on the same single line overlap; blocks on neighbouring lines do not.
+    expect(failure(diffOf(innerA, block("  return 1;", "c")), CODE).outcomes.map((o) => o.kind)).toEqual(["overlap", "overlap"]);
+    const shortOuter = block("export function first() {\n  return 1;", "y");
+    expect(failure(diffOf(shortOuter, innerA), CODE).outcomes.map((o) => o.kind), "the same start, different ends").toEqual(["overlap", "overlap"]);
+  });
+});
