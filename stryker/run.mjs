@@ -60,7 +60,7 @@ for (const module of chosen) {
     mutator: { excludedMutations: ["StringLiteral"] },
     concurrency,
     timeoutMS: 10_000,
-    ignorePatterns: ["/webview-ui", "/docs", "/bench", "/media", "/dist", "/reports", "/test/e2e", "/.test-output"],
+    ignorePatterns: ["/.stryker-tmp", "/webview-ui", "/docs", "/bench", "/media", "/dist", "/reports", "/test/e2e", "/.test-output"],
     reporters: ["clear-text", "html", "json", "progress-append-only"],
     clearTextReporter: { allowColor: false, logTests: false, reportTests: false, reportScoreTable: true },
     htmlReporter: { fileName: `reports/mutation/${module.name}.html` },
