@@ -10,6 +10,8 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["node_modules", "dist", "test/e2e/**"],
     setupFiles: ["test/support/unit-guard.ts", "test/support/no-sleep.ts"],
+    // Tests that bound a duration allow for instrumented code (diff.test.ts).
+    env: { TANDEM_MUTATION_RUN: "1" },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

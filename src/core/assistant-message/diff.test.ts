@@ -266,7 +266,8 @@ describe("constructNewFileContent refuses what it cannot apply", () => {
     const search = lines.slice(40_000, 40_040).map((l) => l.replace("compute", "computed"));
     const started = Date.now();
     const error = failure(block(search.join("\n"), "x"), `${lines.join("\n")}\n`);
-    expect(Date.now() - started).toBeLessThan(1_000 * 5);
+    // Mutation testing (stryker/vitest.config.mts) runs instrumented code, several times slower.
+    expect(Date.now() - started).toBeLessThan(1_000 * 5 * (process.env.TANDEM_MUTATION_RUN ? 10 : 1));
     expect(error.message).toContain("lines 40001-40040");
   });
 });
