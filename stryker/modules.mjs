@@ -26,7 +26,7 @@ export const MODULES = [
     name: "journal",
     title: "History journal",
     mutate: ["src/core/storage/journal.ts", "src/core/storage/journal-format.ts"],
-    tests: ["src/core/storage/journal.test.ts", "src/core/storage/journal-format.test.ts"],
+    tests: ["src/core/storage/journal.test.ts", "src/core/storage/journal-format.test.ts", "src/core/storage/journal-compaction.test.ts"],
   },
   {
     name: "ignore",

@@ -1,0 +1,114 @@
+/**
+ * When FileJournal compacts: once the bytes of superseded lines outweigh the live list
+ * (compactFactor x live + slackBytes). Counting wrong either way costs the person: too late and
+ * the file grows with every edit; too early and each change rewrites the whole history.
+ */
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { WriteStats } from "./atomic-write";
+import { FileJournal } from "./journal";
+import { parseOps, replay, type JournalOp } from "./journal-format";
+
+interface Row {
+  ts: number;
+  text: string;
+}
+const row = (ts: number, size: number, fill = "x"): Row => ({ ts, text: fill.repeat(size) });
+
+let root: string;
+beforeEach(async () => (root = await mkdtemp(path.join(tmpdir(), "tandem-journal-compaction-"))));
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+/** A journal over an in-memory list that each op also changes, as MessageState does. */
+let journals = 0;
+function journalOf(keyed: boolean, stats?: WriteStats) {
+  const file = path.join(root, `list-${++journals}.jsonl`);
+  let items: Row[] = [];
+  const errors: unknown[] = [];
+  const keyOf = keyed ? (item: Row) => item.ts : undefined;
+  const journal = new FileJournal<Row>({ file, current: () => items, onError: (e) => errors.push(e), keyOf, compactFactor: 1, slackBytes: 0, stats });
+  const apply = async (op: JournalOp<Row>) => {
+    items = replay(items, [op], keyOf);
+    journal.append(op);
+    await journal.flush();
+  };
+  const lines = () => readFileSync(file, "utf8").split("\n").filter(Boolean).length;
+  const onDisk = () => replay([], parseOps<Row>(readFileSync(file, "utf8"), file), keyOf);
+  return { apply, lines, onDisk, errors, items: () => items, file };
+}
+
+describe("FileJournal compaction", () => {
+  it("compacts a keyed list once replaced items outweigh the live ones, not before", async () => {
+    const j = journalOf(true);
+    await j.apply({ push: row(1, 100) });
+    await j.apply({ push: row(2, 30) });
+    await j.apply({ set: row(1, 100, "y") }); // superseded: about 120 bytes, live about 150
+    expect(j.lines()).toBe(3);
+    await j.apply({ set: row(1, 100, "z") }); // superseded about 240 > live about 150
+    expect(j.lines()).toBe(1);
+    expect(j.onDisk()).toEqual(j.items());
+    expect(j.errors).toEqual([]);
+  });
+
+  it("counts removed items as superseded, with the drop line itself", async () => {
+    const j = journalOf(true);
+    await j.apply({ push: row(1, 100) });
+    await j.apply({ push: row(2, 30) });
+    await j.apply({ drop: [1] }); // superseded about 130 > live about 50
+    expect(j.lines()).toBe(1);
+    expect(j.onDisk()).toEqual([row(2, 30)]);
+  });
+
+  it("keeps the journal when what was removed is small beside what lives", async () => {
+    const j = journalOf(true);
+    await j.apply({ push: row(1, 30) });
+    await j.apply({ push: row(2, 100) });
+    await j.apply({ drop: [1, 7] }); // superseded about 70 < live about 120
+    expect(j.lines()).toBe(3);
+    await j.apply({ push: row(3, 10) });
+    expect(j.lines()).toBe(4);
+  });
+
+  it("counts everything before a reset as superseded, and the reset's items as live", async () => {
+    const j = journalOf(true);
+    await j.apply({ push: row(1, 100) });
+    await j.apply({ push: row(2, 100) });
+    await j.apply({ reset: [row(3, 100), row(4, 30)] }); // superseded about 240 > live about 170
+    expect(j.lines()).toBe(1);
+    const k = journalOf(true);
+    await k.apply({ reset: [row(1, 100), row(2, 30)] });
+    await k.apply({ set: row(1, 100, "y") }); // the reset's item 1 is superseded: about 120 < live
+    expect(k.lines()).toBe(2);
+    await k.apply({ set: row(1, 100, "z") });
+    expect(k.lines(), "the second replacement tips it").toBe(1);
+    expect(k.onDisk()).toEqual(k.items());
+  });
+
+  it("counts replaced positions of a plain list, and an item pushed as live", async () => {
+    const j = journalOf(false);
+    await j.apply({ push: row(1, 100) });
+    await j.apply({ push: row(2, 30) });
+    await j.apply({ replace: { index: 0, item: row(1, 100, "y") } });
+    expect(j.lines()).toBe(3);
+    await j.apply({ replace: { index: 0, item: row(1, 100, "z") } });
+    expect(j.lines()).toBe(1);
+    expect(j.onDisk()).toEqual(j.items());
+    const k = journalOf(false);
+    await k.apply({ reset: [row(1, 100), row(2, 30)] });
+    await k.apply({ replace: { index: 0, item: row(1, 100, "y") } });
+    expect(k.lines()).toBe(2);
+    await k.apply({ replace: { index: 0, item: row(1, 100, "z") } });
+    expect(k.lines(), "positions the reset wrote count too").toBe(1);
+  });
+
+  it("never compacts a list that only grows", async () => {
+    const stats: WriteStats = { bytes: 0, fsyncs: 0 };
+    const j = journalOf(true, stats);
+    for (let i = 1; i <= 20; i++) await j.apply({ push: row(i, 50) });
+    expect(j.lines()).toBe(20);
+    expect(stats.bytes).toBe(readFileSync(j.file).length);
+  });
+});
