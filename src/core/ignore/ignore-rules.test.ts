@@ -35,8 +35,9 @@ describe("compileIgnoreRules", () => {
     expect(rules.ignores("other.txt")).toBe(false);
   });
 
-  it("keeps an indented # line as a pattern, as git does", () => {
+  it("keeps an indented # line, or one with # inside, as a pattern, as git does", () => {
     expect(compileIgnoreRules(" #notes", "x").rules.ignores(" #notes")).toBe(true);
+    expect(compileIgnoreRules("notes#\n", "x").rules.ignores("notes#"), "only a line starting with # is a comment").toBe(true);
   });
 });
 
@@ -170,6 +171,9 @@ describe("IgnoreController's path decision", () => {
     await writeFile(at(".tandemignore"), "a.txt\n");
     const c = new IgnoreController(root);
     expect(c.isIgnored(at("a.txt"))).toBe(false);
+    expect(c.ignoredBy(at("a.txt"))).toBeUndefined();
+    expect(c.activeFiles).toEqual([]);
+    expect(c.problems).toEqual([]);
     const first = c.reload();
     await writeFile(at(".tandemignore"), "b.txt\n");
     const second = c.reload();
