@@ -3,14 +3,14 @@
  * (compactFactor x live + slackBytes). Counting wrong either way costs the person: too late and
  * the file grows with every edit; too early and each change rewrites the whole history.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WriteStats } from "./atomic-write";
 import { FileJournal } from "./journal";
-import { parseOps, replay, type JournalOp } from "./journal-format";
+import { encodeOp, encodeReset, parseOps, replay, type JournalOp } from "./journal-format";
 
 interface Row {
   ts: number;
@@ -35,9 +35,14 @@ function journalOf(keyed: boolean, stats?: WriteStats) {
     journal.append(op);
     await journal.flush();
   };
+  /** Appends without waiting: a change made while a compaction runs. */
+  const appendNow = (op: JournalOp<Row>) => {
+    items = replay(items, [op], keyOf);
+    journal.append(op);
+  };
   const lines = () => readFileSync(file, "utf8").split("\n").filter(Boolean).length;
   const onDisk = () => replay([], parseOps<Row>(readFileSync(file, "utf8"), file), keyOf);
-  return { apply, lines, onDisk, errors, items: () => items, file };
+  return { apply, appendNow, flush: () => journal.flush(), lines, onDisk, errors, items: () => items, file };
 }
 
 describe("FileJournal compaction", () => {
@@ -110,5 +115,47 @@ describe("FileJournal compaction", () => {
     for (let i = 1; i <= 20; i++) await j.apply({ push: row(i, 50) });
     expect(j.lines()).toBe(20);
     expect(stats.bytes).toBe(readFileSync(j.file).length);
+  });
+
+  it("counts a drop line's own bytes as superseded: a long drop of a few small items tips it", async () => {
+    const j = journalOf(true);
+    await j.apply({ push: row(1, 30) });
+    await j.apply({ push: row(2, 100) });
+    const many = Array.from({ length: 60 }, (_, i) => 1000 + i);
+    await j.apply({ drop: [1, ...many] }); // about 50 + 360 superseded > live about 120
+    expect(j.lines()).toBe(1);
+    expect(j.onDisk()).toEqual([row(2, 100)]);
+  });
+
+  it("counts the bytes a compaction writes, and syncs again only for changes made while it ran", async () => {
+    const run = async (during: boolean) => {
+      const stats: WriteStats = { bytes: 0, fsyncs: 0 };
+      const j = journalOf(true, stats);
+      const ops: JournalOp<Row>[] = [{ push: row(1, 100) }, { push: row(2, 30) }, { set: row(1, 100, "y") }];
+      for (const op of ops) await j.apply(op);
+      const fsyncs = stats.fsyncs;
+      j.appendNow({ set: row(1, 100, "z") }); // starts the compaction
+      const snapshot = encodeReset(j.items()).line;
+      if (during) j.appendNow({ set: row(2, 30, "w") });
+      await j.flush();
+      const written = [...ops, { set: row(1, 100, "z") }].map((op) => encodeOp(op).length).reduce((a, b) => a + b);
+      const tail = during ? encodeOp({ set: row(2, 30, "w") }).length : 0;
+      // The old file's lines, the snapshot, and the changes made meanwhile (in the old file and the new).
+      expect(stats.bytes).toBe(written + snapshot.length + 2 * tail);
+      expect(readFileSync(j.file, "utf8")).toBe(snapshot + (during ? encodeOp({ set: row(2, 30, "w") }) : ""));
+      expect(j.onDisk()).toEqual(j.items());
+      return stats.fsyncs - fsyncs;
+    };
+    const quiet = await run(false);
+    expect(await run(true)).toBe(quiet + 1);
+  });
+
+  it("syncs nothing at the end of a session that changed nothing", async () => {
+    const stats: WriteStats = { bytes: 0, fsyncs: 0 };
+    const file = path.join(root, "earlier.jsonl");
+    writeFileSync(file, encodeOp({ push: row(1, 10) }));
+    const journal = new FileJournal<Row>({ file, current: () => [], onError: (e) => { throw e; }, stats });
+    await journal.flush();
+    expect(stats.fsyncs).toBe(0);
   });
 });

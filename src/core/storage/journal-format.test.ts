@@ -32,6 +32,10 @@ describe("the journal's lines", () => {
     expect(parseOps(lines(...ops), "f")).toEqual(ops);
   });
 
+  it("reports an empty line as damage, even the first", () => {
+    expect(() => parseOps("\n", "f")).toThrow(/^Task history file f is damaged at line 1: /);
+  });
+
   it("reports a line that is not JSON as damage, with the file and line number", () => {
     expect(() => parseOps(`${lines({ push: row(1) })}{oops\n`, "/t/ui.jsonl")).toThrow(/^Task history file \/t\/ui\.jsonl is damaged at line 2: /);
   });
