@@ -182,4 +182,27 @@ describe("IgnoreController's path decision", () => {
     await second;
     expect(c.isIgnored(at("a.txt"))).toBe(false);
   });
+
+  it("judges a path it cannot resolve (a link loop) as named, without failing", async () => {
+    await writeFile(at(".tandemignore"), "loop\n");
+    await symlink("loop", at("loop"));
+    await symlink("round-b", at("round-a"));
+    await symlink("round-a", at("round-b"));
+    const c = await loaded();
+    expect(c.isIgnored(at("loop"))).toBe(true);
+    expect(c.isIgnored(at("round-a"))).toBe(false);
+    expect(c.ignoredBy(at("loop"))).toBe(".tandemignore");
+    expect(realOrSelf(at("round-a"))).toBe(at("round-a"));
+  });
+
+  it("is created with its rules already loaded", async () => {
+    await writeFile(at(".tandemignore"), "secret.txt\n");
+    const c = await IgnoreController.create(root);
+    try {
+      expect(c.activeFiles).toEqual([".tandemignore"]);
+      expect(c.isIgnored(at("secret.txt"))).toBe(true);
+    } finally {
+      c.dispose();
+    }
+  });
 });
