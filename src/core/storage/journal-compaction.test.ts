@@ -4,7 +4,7 @@
  * the file grows with every edit; too early and each change rewrites the whole history.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -157,5 +157,31 @@ describe("FileJournal compaction", () => {
     const journal = new FileJournal<Row>({ file, current: () => [], onError: (e) => { throw e; }, stats });
     await journal.flush();
     expect(stats.fsyncs).toBe(0);
+  });
+
+  it("by default leaves 64 KiB of superseded lines before it compacts", async () => {
+    const file = path.join(root, "default.jsonl");
+    let items: Row[] = [];
+    const journal = new FileJournal<Row>({ file, current: () => items, onError: (e) => { throw e; }, keyOf: (item) => item.ts });
+    for (let i = 0; i < 40; i++) {
+      const op: JournalOp<Row> = { set: row(1, 1000, String.fromCharCode(97 + (i % 26))) };
+      items = replay(items, [op], (item) => item.ts);
+      journal.append(op);
+    }
+    await journal.flush();
+    expect(readFileSync(file, "utf8").split("\n").filter(Boolean)).toHaveLength(40); // about 40 KB superseded
+    for (let i = 0; i < 30; i++) journal.append({ set: row(1, 1000) });
+    await journal.flush();
+    expect(readFileSync(file, "utf8").split("\n").filter(Boolean).length, "past 64 KiB it compacts").toBeLessThan(70);
+  });
+
+  it("reports nothing when the task's file was deleted before the end of the task", async () => {
+    const errors: unknown[] = [];
+    const file = path.join(root, "deleted.jsonl");
+    const journal = new FileJournal<Row>({ file, current: () => [], onError: (e) => errors.push(e) });
+    journal.append({ push: row(1, 10) });
+    await unlink(file);
+    await journal.flush();
+    expect(errors).toEqual([]);
   });
 });
