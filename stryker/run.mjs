@@ -50,12 +50,13 @@ const pct = ({ detected, total }) => (total === 0 ? "n/a" : `${((100 * detected)
 const summary = [];
 for (const module of chosen) {
   console.log(`\n=== ${module.title} (${module.name}) ===`);
+  // Read by stryker/vitest.config.mts in Stryker's test runner processes, which inherit it.
+  process.env.TANDEM_MUTATION_TESTS = (tests ?? module.tests).join(",");
   const stryker = new Stryker({
     testRunner: "vitest",
     plugins: ["@stryker-mutator/vitest-runner"],
     vitest: { configFile: "stryker/vitest.config.mts", related: false },
     mutate: narrowed ?? module.mutate,
-    testFiles: tests ?? module.tests,
     coverageAnalysis: "perTest",
     mutator: { excludedMutations: ["StringLiteral"] },
     concurrency,
