@@ -73,6 +73,8 @@ describe("historyExpansion", () => {
       "! (ls)",
       "echo $!",
       "echo ${!x}",
+      "echo $!a",
+      "echo \"a\" '!x'",
       "ls [!a]*",
       "echo \"hi!\"",
       "a=!\necho ok",
@@ -89,5 +91,10 @@ describe("historyExpansion", () => {
     expect(historyExpansion("echo $'a\\'' !x"), "an escaped quote inside $'…' does not end it").toBe("!x");
     expect(historyExpansion("echo \"a\" !x"), "after a closed double-quoted string").toBe("!x");
     expect(historyExpansion("echo \"'\" !x"), "a single quote inside double quotes is text").toBe("!x");
+    expect(historyExpansion("echo 'a\\' !x"), "a backslash in single quotes is text: the quote ends there").toBe("!x");
+    expect(historyExpansion("echo !\"x\""), "!\" expands outside double quotes").toBe('!"x"');
+    expect(historyExpansion("echo {!x}"), "`{` not after `$`").toBe("!x}");
+    expect(historyExpansion("echo $a!x"), "`$` two characters before is not `${`").toBe("!x");
+    expect(historyExpansion("echo !x ]"), "a `]` without `[` before the `!`").toBe("!x");
   });
 });
