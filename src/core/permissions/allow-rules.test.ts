@@ -65,6 +65,17 @@ describe("the allow-list", () => {
     expect(judged("nice ls", ["nice", "ls"]).decision).toBe("allow");
   });
 
+  it("never allows a wrapper whose command is only known at run time, even reading outside the workspace", () => {
+    const outside = { ...POLICY, readOutsideWorkspace: true };
+    for (const [command, wrapper] of [["nice $X", "nice"], ["nice $X ls", "nice"], ["env $X", "env"], ["timeout 5 $X", "timeout"], ["command $X", "command"]]) {
+      const result = evaluateCommand(command, { ...outside, allowList: [wrapper, "ls"] });
+      expect(result.decision, command).toBe("ask");
+      expect(result.reason, command).toBe(`\`${wrapper}\` runs a command only known at run time`);
+    }
+    expect(evaluateCommand("nice", { ...outside, allowList: ["nice"] }).decision, "a bare wrapper runs nothing").toBe("allow");
+    expect(evaluateCommand("nice -n 5 ls", { ...outside, allowList: ["nice", "ls"] }).decision).toBe("allow");
+  });
+
   it("follows xargs three deep, and no deeper", () => {
     expect(reasonOf("xargs xargs xargs xargs wc", ["xargs", "wc"])).toMatch(/: nested too deeply$/);
     expect(reasonOf("xargs xargs xargs wc", ["xargs", "wc"])).not.toContain("nested too deeply");
