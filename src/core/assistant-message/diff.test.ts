@@ -383,3 +383,43 @@ describe("a stale SEARCH never overwrites lines the model did not see", () => {
     expect(failure(diffOf(shortOuter, innerA), CODE).outcomes.map((o) => o.kind), "the same start, different ends").toEqual(["overlap", "overlap"]);
   });
 });
+
+describe("what the engine tells the model about a block", () => {
+  it("refuses two blocks inside a third even when an earlier block comes first in the file", () => {
+    // Block 1 (lines 1-2) stands alone; block 2 (lines 3-10) holds block 3 (line 9).
+    const first = block("import { a } from './a';\n", "import { b } from './b';\n");
+    const outer = block("export function first() {\n  return 1;\n}\n\nexport function second() {\n  const x = 2;\n  return x;\n}", "x");
+    const inner = block("  return x;", "  return y;");
+    const error = failure(diffOf(first, outer, inner), CODE);
+    expect(error.outcomes.map((o) => o.kind)).toEqual(["matched", "overlap", "overlap"]);
+    expect(applyDiff(diffOf(first, outer, inner), CODE, false).content, "the preview applies only the block that stands alone").toBe(codeWith({ 1: "import { b } from './b';" }));
+  });
+
+  it("names the first block each overlapping block collides with", () => {
+    const outer = block("export function first() {\n  return 1;\n}\n\nexport function second() {\n  const x = 2;\n  return x;\n}", "x");
+    const error = failure(diffOf(outer, block("  return 1;", "a"), block("  return x;", "b")), CODE);
+    expect(error.message).toContain("matched lines 3-10, which overlaps block 2.");
+    expect(error.message).toContain("matched line 4, which overlaps block 1.");
+    expect(error.message).toContain("matched line 9, which overlaps block 1.");
+  });
+
+  it("says when a loose match re-indented REPLACE", () => {
+    const applied = applyDiff(block("def f(self):\n    return 1", "def f(self):\n    return 2"), "class A:\n    def f(self):\n        return 1\n", true);
+    expect(applied.blocks[0]).toMatchObject({ strategy: "trimmed", reindented: true });
+  });
+
+  it("takes a SEARCH of blank lines as empty, never as the blank line it would match", () => {
+    expect(failure(block("   ", "x"), "a\n\nb\n").outcomes.map((o) => o.kind)).toEqual(["empty_search"]);
+    expect(failure(block("\t\n  ", "x"), "a\n\n\nb\n").outcomes.map((o) => o.kind)).toEqual(["empty_search"]);
+  });
+
+  it("says an edit may have been made already only when its REPLACE stands in the file by the strict rules", () => {
+    const blankReplace = failure(block("nowhere", "  "), "a\n\nb\n");
+    expect(blankReplace.message).not.toContain("already in the file");
+    // REPLACE's first and last lines are in the file, its middle is not: an anchored match is no evidence.
+    const anchored = failure(block("nowhere at all", "export function second() {\n  const y = 1;\n  return x;\n}"), CODE);
+    expect(anchored.message).not.toContain("already in the file");
+    const loose = failure(block("nowhere at all", "return x;"), CODE);
+    expect(loose.message).toContain("Its REPLACE text is already in the file at line 9");
+  });
+});
