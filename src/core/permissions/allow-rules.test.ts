@@ -67,7 +67,7 @@ describe("the allow-list", () => {
 
   it("never allows a wrapper whose command is only known at run time, even reading outside the workspace", () => {
     const outside = { ...POLICY, readOutsideWorkspace: true };
-    for (const [command, wrapper] of [["nice $X", "nice"], ["nice $X ls", "nice"], ["env $X", "env"], ["timeout 5 $X", "timeout"], ["command $X", "command"]]) {
+    for (const [command, wrapper] of [["nice $X", "nice"], ["nice $X ls", "nice"], ["env $X", "env"], ["timeout 5 $X", "timeout"], ["command $X", "command"]] as const) {
       const result = evaluateCommand(command, { ...outside, allowList: [wrapper, "ls"] });
       expect(result.decision, command).toBe("ask");
       expect(result.reason, command).toBe(`\`${wrapper}\` runs a command only known at run time`);
