@@ -423,6 +423,8 @@ describe("what the engine tells the model about a block", () => {
     // REPLACE's first and last lines are in the file, its middle is not: an anchored match is no evidence.
     const anchored = failure(block("nowhere at all", "export function second() {\n  const y = 1;\n  return x;\n}"), CODE);
     expect(anchored.message).not.toContain("already in the file");
+    const withBlank = failure(block("nowhere at all", "}\n\nexport function third() {"), CODE);
+    expect(withBlank.message, "a REPLACE with a blank line among others").toContain("Its REPLACE text is already in the file at lines 10-12");
     const loose = failure(block("nowhere at all", "return x;"), CODE);
     expect(loose.message).toContain("Its REPLACE text is already in the file at line 9");
   });
