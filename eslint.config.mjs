@@ -14,7 +14,7 @@ function importRules(rules) {
 }
 
 export default tseslint.config(
-  { ignores: ["dist/**", "webview-ui/dist/**", "node_modules/**", "test/e2e/.tools/**", "test/e2e/.output/**", "test/e2e/.playground/**", ".test-output/**", "*.vsix"] },
+  { ignores: ["dist/**", "webview-ui/dist/**", "node_modules/**", "test/e2e/.tools/**", "test/e2e/.output/**", "test/e2e/.playground/**", ".test-output/**", "*.vsix", ".stryker-tmp/**", "reports/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

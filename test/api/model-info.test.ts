@@ -3,7 +3,7 @@
  * providers' token conventions.
  */
 import { describe, expect, it } from "vitest";
-import { calculateCost, usageFromAnthropic, usageFromOpenAi } from "../../src/api/cost.js";
+import { calculateCost, promptCost, usageFromAnthropic, usageFromOpenAi } from "../../src/api/cost.js";
 import {
   catalogueIdOf,
   DEFAULT_MODEL_ID,
@@ -262,6 +262,24 @@ describe("cost", () => {
 
   it("an unknown model costs nothing rather than a guess", () => {
     expect(calculateCost(UNKNOWN_MODEL_INFO, { inputTokens: 1e6, outputTokens: 1e6, cacheReadTokens: 1e6 })).toBe(0);
+  });
+
+  it("prices a prompt before its answer: as cache writes when the handler writes the cache, else as input", () => {
+    expect(promptCost(prices, 2_000_000, false)).toBe(6);
+    expect(promptCost(prices, 2_000_000, true)).toBe(7.5);
+  });
+
+  it("takes cache counts a provider left undefined as none", () => {
+    expect(calculateCost(prices, { inputTokens: 1_000_000, outputTokens: 0, cacheWriteTokens: undefined, cacheReadTokens: undefined })).toBe(3);
+  });
+
+  it("never bills more cache writes than the prompt tokens the cache reads left", () => {
+    expect(usageFromOpenAi({ prompt_tokens: 100, prompt_tokens_details: { cached_tokens: 90, cache_write_tokens: 50 } })).toEqual({
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheWriteTokens: 10,
+      cacheReadTokens: 90,
+    });
   });
 
   it("rejects negative or non-finite counts", () => {

@@ -54,7 +54,9 @@ export function whyNotAllowed(args: readonly ShellArg[], rules: readonly AllowRu
 function wrappedCommand(args: readonly ShellArg[], check: AllowCheck): string | null {
   if (args[0] && staticText(args[0]) === "env" && args.some((a) => /^(-[a-zA-Z]*S|--split-string)/.test(staticText(a) ?? ""))) return "`env -S` runs a command line given as a string";
   const effective = effectiveCommand(args);
-  if (effective === null || effective.wrappers.length === 0) return null;
+  // A wrapper whose command, or whose own arguments, are only known at run time may run anything.
+  if (effective === null) return `\`${staticText(args[0] as ShellArg) ?? ""}\` runs a command only known at run time`;
+  if (effective.wrappers.length === 0) return null;
   const inner = [{ raw: effective.word, parts: [{ kind: "text" as const, value: effective.word, quoted: true }] }, ...effective.args];
   const reason = check(inner);
   return reason === null ? null : `\`${effective.wrappers.join(" ")}\` runs a command that is not allowed: ${reason}`;

@@ -83,6 +83,9 @@ describe("evaluateCommand", () => {
     expect(evaluateCommand("npm test", POLICY).rule).toBe("not-read-only");
     expect(evaluateCommand("cat /etc/passwd", POLICY).rule).toBe("outside-workspace");
     expect(evaluateCommand("echo !!", POLICY).rule).toBe("hidden-text");
+    // `^old^new` re-runs the last command changed: asked as hidden text, not merely as "not read-only".
+    expect(evaluateCommand("^build^~", POLICY).rule).toBe("hidden-text");
+    expect(evaluateCommand("^ls^cat", { ...POLICY, yolo: true })).toMatchObject({ decision: "deny", rule: "unreadable" });
     expect(evaluateCommand("echo 'x", POLICY).rule).toBe("unparsed");
     expect(evaluateCommand("rm -rf ~", POLICY).rule).toBe("recursive-delete");
     expect(evaluateCommand("find ~ -delete", POLICY).rule).toBe("recursive-delete");
