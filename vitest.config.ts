@@ -78,6 +78,9 @@ export default defineConfig({
           // processes (git, the CLI) once took over 20 s where it takes 1 s alone.
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // Beside the e2e suite, the two cores are loaded for minutes: a failed test runs once more,
+          // and vitest marks it (retry x1) in the report. A test that fails both times fails the run.
+          retry: 1,
           include: INTEGRATION,
           globalSetup: ["test/support/bundles.global-setup.ts"],
         },

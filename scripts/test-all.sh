@@ -76,7 +76,7 @@ vitest_suites() {
 # and scripted streams): measured with vmstat, 28 scenarios in 459 s alone.
 e2e_suites() {
   phase e2e-setup e2e_tools &&
-    phase e2e node test/e2e/run.mjs &&
+    phase e2e node test/e2e/run.mjs --retries 1 &&
     phase e2e-self-check node test/e2e/run.mjs --self-check
 }
 # Side by side, the vitest suites fill the e2e suite's idle time. They run at a lower priority,

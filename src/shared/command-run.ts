@@ -57,6 +57,8 @@ export interface CommandRunInfo {
   end?: CommandEnd;
   /** What the sandbox blocked (the same finding the model is told of); unset when nothing. */
   blocked?: SandboxBlock[];
+  /** With `end`: the hosts the sandbox let it reach ("host", or "host:port" off 80 and 443); unset when none. */
+  hosts?: string[];
   /**
    * On the rows a run adds once the person let it go on in the background: the command as typed.
    * Other rows (the model's next answer) come between, so these name it.

@@ -2,9 +2,11 @@
  * The task ledger through the CLI bundle, in YOLO with the OS sandbox on: a scripted model writes
  * a file, edits it, runs two commands (the second fails with exit code 3) and completes. The CLI
  * prints what the task touched, exactly that, with the result; with --json, the ledger row carries
- * the same facts.
+ * the same facts. The hosts sandboxed commands reached come from the sandbox's proxy.
  */
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/shared/messages";
@@ -122,4 +124,30 @@ it("resumed, still lists what a command of the earlier run changed: the checkpoi
   const printed = resumed.stdout.slice(resumed.stdout.lastIndexOf("[ledger]"));
   expect(section(printed, "Files written")).toEqual(["notes.txt"]);
   expect(section(printed, "Files changed otherwise since the task began (by commands, or outside Tandem)")).toEqual(["by-command.txt"]);
+});
+
+it("lists the hosts sandboxed commands reached through the allow list, and not the ones the sandbox refused", async () => {
+  const served: string[] = [];
+  const server = createServer((request, response) => {
+    served.push(request.url ?? "");
+    response.end("reached\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const workspace = await cli.workspace();
+    const curl = (host: string) => `curl -sS -m 10 --noproxy '' http://${host}:${port}/from-${host}`;
+    await cli.script([
+      { text: `<execute_command>\n<command>${curl("127.0.0.1")}</command>\n<requires_approval>false</requires_approval>\n</execute_command>` },
+      // Not on the list: refused by the proxy, so never contacted.
+      { text: `<execute_command>\n<command>${curl("127.0.0.2")}</command>\n<requires_approval>false</requires_approval>\n</execute_command>` },
+      TURNS[4] as (typeof TURNS)[number],
+    ]);
+    const run = await cli.run(["--cwd", workspace, "--yolo", "--sandbox", "on", "--sandbox-allow-domain", "127.0.0.1", "--no-storage", "Fetch"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(served).toEqual(["/from-127.0.0.1"]);
+    expect(section(run.stdout, "Hosts contacted")).toEqual([`127.0.0.1:${port}`]);
+  } finally {
+    server.close();
+  }
 });

@@ -187,7 +187,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       return (await controller.waitForTask()) ?? "failed";
     },
     apiHistory: () => structuredClone(controller.currentTask?.messages.apiHistory ?? []),
-    waitForAsk(kind, timeoutMs = 5_000) {
+    // A hang limit, not a speed bound: a loaded CI machine streams a slow scripted answer for seconds.
+    waitForAsk(kind, timeoutMs = 30_000) {
       const question = controller.openQuestion;
       const open = question?.kind === kind ? asks.find((a) => a.ts === question.id) : undefined;
       if (open) return Promise.resolve(open);

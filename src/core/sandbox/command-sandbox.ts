@@ -59,6 +59,8 @@ export interface SandboxedLine {
   readonly line: string;
   /** After it ended: what the sandbox blocked, for the model and the person; undefined when nothing points to the sandbox. */
   blocked(exitCode: number | null, output: string): BlockedFinding | undefined;
+  /** The hosts the sandbox let it reach so far ("host" for ports 80 and 443, else "host:port"). */
+  hostsReached(): readonly string[];
   /** Once the command has ended. */
   release(): void;
 }
@@ -86,6 +88,8 @@ export class CommandSandbox {
   private firstCheckDone!: () => void;
   private probed = false;
   private disposed = false;
+  /** The hosts each running command was let reach (the proxy cannot tell which command asked: all hear it). */
+  private readonly reaching = new Set<Set<string>>();
   /** Per guard (another guard judges by other rules), per workspace: kept across the session's tasks. */
   private readonly walks = new WeakMap<PathGuard, Map<string, WorkspaceWalks>>();
 
@@ -162,7 +166,10 @@ export class CommandSandbox {
     const gitBefore = snapshotGitControl(gitDirs);
     let gitUndone: string[] = [];
     let released = false;
+    const hosts = new Set<string>();
+    this.reaching.add(hosts);
     return {
+      hostsReached: () => [...hosts],
       // The command rides along as an argument the launcher ignores, so the terminal shows what runs.
       line: `/bin/sh ${shellQuote(launcher)} ${shellQuote(command)}`,
       blocked: (exitCode, output) => {
@@ -172,6 +179,7 @@ export class CommandSandbox {
       release: () => {
         if (released) return;
         released = true;
+        this.reaching.delete(hosts);
         rmSync(launcher, { force: true });
         manager.cleanupAfterCommand();
         gitUndone = restoreGitControl(gitDirs, gitBefore);
@@ -244,7 +252,17 @@ export class CommandSandbox {
     this.bridgeProgram = socatDyingWithParent(`${PROCESS_DIR_PREFIX}${process.pid}-bridge-`);
     const dependencies = SandboxManager.checkDependencies(NO_CWD_SCAN);
     if (dependencies.errors.length > 0) return { available: false, reason: `${dependencies.errors.join("; ")}. ${installHint()}` };
-    await SandboxManager.initialize(this.baseConfig(), async (request) => this.openNetworkAllows(request.host), true);
+    const { matchesDomainPatternWithPort } = await import("@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js");
+    const { canonicalizeHost } = await import("@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js");
+    // Every host the deny list lets through comes here, so the ledger hears the ones it allows.
+    const decide = (host: string, port: number | undefined) => {
+      const canonical = canonicalizeHost(host) ?? host;
+      // No port known: only a pattern without one can match.
+      const answer = this.allows(canonical, (pattern) => matchesDomainPatternWithPort(canonical, port ?? 0, pattern));
+      if (answer === true) for (const reached of this.reaching) reached.add(hostText(canonical, port));
+      return answer;
+    };
+    await SandboxManager.initialize(this.baseConfig(), async (request) => decide(request.host, request.port), true);
     this.manager = SandboxManager;
     const probeFailure = await this.runProbe(SandboxManager);
     if (probeFailure !== undefined) {
@@ -271,12 +289,15 @@ export class CommandSandbox {
   }
 
   /**
-   * The proxy's last word on a host no list decided. With the network open ("all"), any host but
-   * an address of this machine or its network (127.0.0.2, [::], [::ffff:127.0.0.1], 10.x: names of
-   * such addresses are the lists' to refuse); otherwise none.
+   * The proxy's word on a host its deny list let through (`host` as the resolver reads it). The
+   * allow list is decided here, not by the library, so every host a command reaches is heard. With
+   * the network open ("all"), any host but an address of this machine or its network (127.0.0.2,
+   * [::], [::ffff:127.0.0.1], 10.x: names of such addresses are the deny list's to refuse).
    */
-  private openNetworkAllows(host: string): true | { allow: false; reason: string } {
-    if (this.settings.network !== "all") return { allow: false, reason: "host is not on the allow list" };
+  private allows(host: string, listed: (pattern: string) => boolean): true | { allow: false; reason: string } {
+    const network = this.settings.network;
+    if (network === "none") return { allow: false, reason: "the network is off for commands" };
+    if (network === "allowList") return this.allowedDomains().some(listed) ? true : { allow: false, reason: "host is not on the allow list" };
     const literal = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
     let canonical: string;
     try {
@@ -297,9 +318,10 @@ export class CommandSandbox {
     const network = this.settings.network;
     return {
       network: {
-        // "all" leaves every host to openNetworkAllows, which keeps this machine's and its network's
-        // addresses out; names of them are refused here, and names resolving there by the proxy.
-        allowedDomains: network === "all" || network === "none" ? [] : this.allowedDomains(),
+        // Every host is left to allows(), which decides the allow list and, for "all", keeps this
+        // machine's and its network's addresses out; names of them are refused here, and names
+        // resolving there by the proxy.
+        allowedDomains: [],
         deniedDomains: network === "all" ? [...LOCAL_HOST_NAMES] : [],
         ...(network === "all" ? { deniedResolvedAddresses: [...LOCAL_ADDRESS_RANGES] } : {}),
       },
@@ -429,6 +451,12 @@ async function removeLeftoverFolders(): Promise<void> {
 function innerCommand(command: string, scope: CommandScope): string {
   const temp = shellQuote(scope.tempDir);
   return `TMPDIR=${temp} TMP=${temp} TEMP=${temp}; export TMPDIR TMP TEMP; exec ${shellQuote(scope.shell ?? "/bin/sh")} -c ${shellQuote(command)}`;
+}
+
+/** A reached host as the ledger lists it: web_fetch's URL hosts leave the usual ports out too. */
+function hostText(host: string, port: number | undefined): string {
+  const name = host.includes(":") ? `[${host}]` : host;
+  return port === undefined || port === 80 || port === 443 ? name : `${name}:${port}`;
 }
 
 function expandHome(folder: string, home: string): string {

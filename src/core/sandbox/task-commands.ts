@@ -19,6 +19,8 @@ export interface TaskCommand extends RunningCommand {
   readonly confinement: CommandConfinement;
   /** After it ended: what the sandbox blocked, for the model and the person (undefined when nothing). */
   blocked(exit: CommandExit, output: string): BlockedFinding | undefined;
+  /** The hosts the sandbox let it reach so far (none outside the sandbox: nothing there hears them). */
+  hostsReached(): readonly string[];
 }
 
 export interface CommandRunOptions extends RunCommandOptions {
@@ -135,6 +137,7 @@ export class TaskCommands implements CommandRunner {
       return {
         line: line.line,
         blocked: (exitCode, output) => line.blocked(exitCode, output),
+        hostsReached: () => line.hostsReached(),
         release: () => {
           resume();
           line.release();
@@ -154,6 +157,7 @@ function unconfined(running: RunningCommand, confinement: CommandConfinement): T
     onOutput: (listener) => running.onOutput(listener),
     kill: () => running.kill(),
     blocked: () => undefined,
+    hostsReached: () => [],
   };
 }
 
@@ -205,5 +209,9 @@ class ConfinedCommand implements TaskCommand {
   blocked(exit: CommandExit, output: string): BlockedFinding | undefined {
     if (exit.stoppedBy !== null) return undefined;
     return this.line?.blocked(exit.exitCode, output);
+  }
+
+  hostsReached(): readonly string[] {
+    return this.line?.hostsReached() ?? [];
   }
 }

@@ -115,6 +115,20 @@ describe("the task ledger", () => {
     ]);
   });
 
+  it("lists the hosts sandboxed commands reached, a background command's once its end row says them, each once", async () => {
+    const { scope, said, row } = fakeScope();
+    const ledger = new TaskLedgerKeeper(scope);
+    await call(ledger, "web_fetch", { url: "https://registry.npmjs.org/x" });
+    await call(ledger, "execute_command", { command: "npm install" }, OK, () =>
+      row({ confinement: SANDBOXED, end: { kind: "exited", code: 0 }, hosts: ["registry.npmjs.org", "127.0.0.1:8080"] }),
+    );
+    await call(ledger, "execute_command", { command: "npm run dev" }, OK, () => row({ confinement: SANDBOXED, end: { kind: "background" } }));
+    row({ confinement: SANDBOXED, background: "npm run dev", end: { kind: "exited", code: 0 }, hosts: ["cdn.example.com"] });
+    await ledger.taskCompleted();
+    expect(said[0]?.ledger?.hosts).toEqual(["registry.npmjs.org", "127.0.0.1:8080", "cdn.example.com"]);
+    expect(said[0]?.text).toContain("Hosts contacted:\n  - registry.npmjs.org\n  - 127.0.0.1:8080\n  - cdn.example.com");
+  });
+
   it("says the ledger just before the result is shown, brings that row up to date at completion, and gives a later result a row of its own", async () => {
     const { scope, said, row } = fakeScope();
     const ledger = new TaskLedgerKeeper(scope);

@@ -2,7 +2,8 @@
  * The task's ledger: what it touched, for the person to check at a glance (security issue 29). It
  * hears every call end (the model's and nested ones, such as attempt_completion's command) and
  * keeps the files the edit tools wrote, the commands that ran with their confinement and end as
- * their output rows recorded them, the hosts web_fetch reached and the MCP servers used.
+ * their output rows recorded them, the hosts web_fetch and sandboxed commands reached (the
+ * sandbox's proxy hears those; a command outside it is not heard) and the MCP servers used.
  *
  * It is said as one row when the model presents its result, just before the result: the panel's
  * "Start New Task" clears the chat as it accepts, so a row said only once the task completed would
@@ -98,8 +99,14 @@ export class TaskLedgerKeeper implements TaskParticipant {
 
   /** The ledger as it stands; a command left in the background gets its end if a later row said it. */
   ledger(): TaskLedger {
-    const commands = this.commands.map((entry) => (entry.end?.kind === "background" ? { ...entry, ...this.backgroundEnd(entry.command) } : entry));
-    return { files: [...this.files], commands, hosts: [...this.hosts], mcpServers: [...this.mcpServers] };
+    const hosts = new Set(this.hosts);
+    const commands = this.commands.map((entry) => {
+      if (entry.end?.kind !== "background") return entry;
+      const later = this.backgroundEnd(entry.command);
+      for (const host of later?.hosts ?? []) hosts.add(host);
+      return later?.end ? { ...entry, end: later.end } : entry;
+    });
+    return { files: [...this.files], commands, hosts: [...hosts], mcpServers: [...this.mcpServers] };
   }
 
   /** The files that differ from the task's first checkpoint but no edit tool wrote: a command changed them. */
@@ -123,6 +130,7 @@ export class TaskLedgerKeeper implements TaskParticipant {
     const run = this.scope.messages.chatMessages.slice(rowsFrom).findLast((row) => row.type === "say" && row.say === "command_output" && row.command?.end && !row.command.background)?.command;
     const confinement = run?.confinement ?? this.scope.commands.confinement(call.params.sandbox === "off");
     this.commands.push({ command, sandbox: sandboxOf(confinement), ...(run?.end ? { end: run.end } : {}) });
+    for (const host of run?.hosts ?? []) this.hosts.add(host);
   }
 
   private fetchEnded(call: StartingCall, outcome: Outcome): void {
@@ -137,9 +145,9 @@ export class TaskLedgerKeeper implements TaskParticipant {
     if (server && ran(outcome)) this.mcpServers.add(server);
   }
 
-  private backgroundEnd(command: string): Pick<LedgerCommand, "end"> {
-    const later: CommandRunInfo | undefined = this.scope.messages.chatMessages.findLast((row) => row.command?.background === command && row.command.end && row.command.end.kind !== "background")?.command;
-    return later?.end ? { end: later.end } : {};
+  /** The last row of a command that went on in the background, once it said how it ended. */
+  private backgroundEnd(command: string): CommandRunInfo | undefined {
+    return this.scope.messages.chatMessages.findLast((row) => row.command?.background === command && row.command.end && row.command.end.kind !== "background")?.command;
   }
 }
 

@@ -48,7 +48,7 @@ function session(status: SandboxStatus = ACTIVE) {
     makeTaskTemp: () => "/tmp/task",
     wrap: (command, scope) => {
       wrapped.push(scope);
-      return Promise.resolve({ line: command, blocked: () => undefined, release: () => {} });
+      return Promise.resolve({ line: command, blocked: () => undefined, hostsReached: () => [], release: () => {} });
     },
   };
   const started: string[] = [];

@@ -127,14 +127,14 @@ async function runCommand(
     feed = later;
     void running.completion.then((exit) => later.end(describeExit(exit, timeoutSeconds)));
     await chat.end({ kind: "background" });
-    chat.continueInBackground(command, running.completion, timeoutSeconds);
+    chat.continueInBackground(command, running, timeoutSeconds);
     const result = ok(`${backgroundNote()}\n${describeOutput(forModel)}`);
     return withFeedback(result, "The person's message while the command was running:", ending.feedback);
   }
   const head = ending.kind === "stopped_by_person" ? "The person stopped the command while it was running." : describeExit(ending.exit, timeoutSeconds);
   // One finding: the model reads it in words, the person's row gets it as data.
   const blocked = running.blocked(ending.exit, forModel.render());
-  await chat.end(endOf(ending.exit, timeoutSeconds), blocked?.forPerson);
+  await chat.end(endOf(ending.exit, timeoutSeconds), blocked?.forPerson, running.hostsReached());
   return ok(`${head}\n${describeOutput(forModel)}${blocked ? `\n\n${blocked.forModel}` : ""}`);
 }
 
@@ -258,8 +258,8 @@ class ChatOutput {
   }
 
   /** The command ended (or went on in the background): the last row, output or none, says how. */
-  async end(end: CommandEnd, blocked?: readonly SandboxBlock[]): Promise<void> {
-    this.run = { ...this.run, end, ...(blocked && blocked.length > 0 ? { blocked: [...blocked] } : {}) };
+  async end(end: CommandEnd, blocked?: readonly SandboxBlock[], hosts: readonly string[] = []): Promise<void> {
+    this.run = { ...this.run, end, ...(blocked && blocked.length > 0 ? { blocked: [...blocked] } : {}), ...(hosts.length > 0 ? { hosts: [...hosts] } : {}) };
     this.endDue = true;
     await this.close();
     // Later rows (output in the background) are the run again, until its own end.
@@ -281,15 +281,15 @@ class ChatOutput {
   }
 
   /** From now on the model is not waiting: report output (and the end) on the side. */
-  continueInBackground(command: string, completion: Promise<CommandExit>, timeoutSeconds?: number): void {
+  continueInBackground(command: string, running: Pick<TaskCommand, "completion" | "hostsReached">, timeoutSeconds?: number): void {
     this.flush(true);
     this.background = true;
     this.run = { ...this.run, background: command };
     const report = (error: unknown) =>
       this.ctx.host.window.notify("error", `Tandem: showing the output of "${command}" failed: ${errorText(error)}`);
-    completion
-      // Its last row names the command and says how it ended.
-      .then((exit) => this.end(endOf(exit, timeoutSeconds)))
+    running.completion
+      // Its last row names the command and says how it ended, and where it reached.
+      .then((exit) => this.end(endOf(exit, timeoutSeconds), undefined, running.hostsReached()))
       .catch(report);
   }
 
