@@ -102,6 +102,18 @@ describe("parseCliArgs: the sandbox", () => {
   });
 });
 
+describe("parseCliArgs: the command allow-list", () => {
+  it("is empty (the built-in list) unless given, and keeps each rule's words with single spaces", () => {
+    expect(parseCliArgs(["go"], {})).toMatchObject({ commandAllowList: [] });
+    expect(parseCliArgs(["--allow-command", "  git   status ", "--allow-command", "ls", "go"], {})).toMatchObject({ commandAllowList: ["git status", "ls"] });
+  });
+
+  it("refuses a rule that is not plain command words, or is empty", () => {
+    expect(() => parseCliArgs(["--allow-command", "ls | sh", "go"], {})).toThrow('--allow-command: allowList rule "ls | sh" contains "|"');
+    expect(() => parseCliArgs(["--allow-command", " ", "go"], {})).toThrow("--allow-command: allowList has an empty rule.");
+  });
+});
+
 describe("parseCliArgs: MCP servers", () => {
   it("reads the global file by default, --mcp-config instead (resolved), the workspace's only with --trust-workspace", () => {
     expect(parseCliArgs(["go"], {}, "/home/me")).toMatchObject({ mcp: { kind: "on", trustWorkspace: false } });

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import type { ApiConfiguration } from "../api";
 import { DEFAULT_PROVIDER, isProviderId, PROVIDER_IDS, PROVIDERS, providerChoices, PROVIDER_FIELDS, takesField, type ProviderField, type ProviderId } from "../shared/providers";
 import { domainProblem } from "../shared/sandbox-domains";
+import { allowRuleWords } from "../core/permissions/allow-rule-syntax";
 import { DEFAULT_SANDBOX_SETTINGS, type AgentMode, type AutoApprovalSettings, type SandboxMode, type SandboxNetwork, type SandboxSettings, type ToolCallMode } from "../shared/settings";
 import { RESTORE_SCOPES, type RestoreScope } from "../shared/checkpoints";
 import { parseAutoApprove, switchLines } from "./auto-approve";
@@ -37,6 +38,8 @@ export interface CliOptions {
   api: ApiConfiguration;
   yolo: boolean;
   autoApproval: Partial<AutoApprovalSettings>;
+  /** --allow-command RULE: the command allow-list (empty: the built-in one). */
+  commandAllowList: string[];
   json: boolean;
   /** Absolute: the primary workspace folder (commands start there; plain relative paths resolve there). */
   cwd: string;
@@ -132,6 +135,9 @@ ${wrapped(variablesOf("baseUrl"), HELP_INDENT)}
   --yolo                        approve every tool without asking
   --auto-approve LIST           approve these without asking (comma-separated):
 ${switchLines(" ".repeat(34)).join("\n")}
+  --allow-command RULE          a read-only command that \`--auto-approve command-safe\` runs without
+                                asking, by its leading words ("git status"; repeatable); given,
+                                the rules replace the built-in list (tandem.commandAllowList)
   --sandbox auto|on|off         run commands in the OS sandbox (bubblewrap, Seatbelt): auto (default)
                                 where the machine has one; on refuses commands where it has none
   --sandbox-network none|allowList|all
@@ -228,6 +234,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
       act: { type: "boolean", default: false },
       yolo: { type: "boolean", default: false },
       "auto-approve": { type: "string", multiple: true },
+      "allow-command": { type: "string", multiple: true },
       sandbox: { type: "string" },
       "sandbox-network": { type: "string" },
       "sandbox-allow-domain": { type: "string", multiple: true },
@@ -277,6 +284,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     api,
     yolo: values.yolo,
     autoApproval: parseAutoApprove(values["auto-approve"] ?? []),
+    commandAllowList: parseAllowCommands(values["allow-command"] ?? []),
     json: values.json,
     // Everything downstream (the command policy, storage keys) needs an absolute path.
     cwd: resolve(cwd, values.cwd ?? "."),
@@ -295,6 +303,14 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cw
     spendCaps: parseSpendCaps(values["max-cost"], values["max-requests"]),
     ...parseNotify(values.notify, action),
   };
+}
+
+function parseAllowCommands(rules: readonly string[]): string[] {
+  return rules.map((rule) => {
+    const parsed = allowRuleWords(rule);
+    if ("problem" in parsed) throw new Error(`--allow-command: ${parsed.problem}.`);
+    return parsed.words.join(" ");
+  });
 }
 
 function parseNotify(command: string | undefined, action: CliAction): { notify?: string } {

@@ -133,6 +133,7 @@ async function runTask(cli: CliOptions, saved: SavedTasks): Promise<number> {
       yolo: cli.yolo,
       toolCallMode: cli.toolCallMode,
       autoApproval: { ...DEFAULT_AUTO_APPROVAL, ...cli.autoApproval },
+      commandAllowList: cli.commandAllowList,
       sandbox: cli.sandbox,
       checkpoints: cli.checkpoints,
       customInstructions: cli.customInstructions,

@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly args?: readonly string[];
   /** PATH for the CLI (default: the test's own). */
   readonly path?: string;
+  /** false: without --yolo, so only the auto-approve switches in `args` approve anything. */
+  readonly yolo?: boolean;
 }
 
 /** A hung CLI fails its own test instead of holding up the file. */
@@ -41,11 +43,11 @@ export class ProductionCli {
     return new ProductionCli(join(bundleDir, "cli.js"), home, server, server.url);
   }
 
-  /** Runs one task in YOLO mode with the model answering `turns`, one per request. */
+  /** Runs one task (in YOLO mode unless `options.yolo` is false) with the model answering `turns`, one per request. */
   async run(task: string, turns: readonly ScriptTurn[], options: RunOptions): Promise<CliRun> {
     const before = (await this.requests()).length;
     await this.control("POST", JSON.stringify(turns));
-    const args = [this.cliPath, "--yolo", "--cwd", options.cwd, ...(options.args ?? []), task];
+    const args = [this.cliPath, ...(options.yolo === false ? [] : ["--yolo"]), "--cwd", options.cwd, ...(options.args ?? []), task];
     const env = { PATH: options.path ?? process.env.PATH ?? "", HOME: this.home, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: this.serverUrl };
     const result = await new Promise<Omit<CliRun, "requests">>((resolve) => {
       const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });

@@ -70,3 +70,31 @@ describe("the production CLI in YOLO mode", () => {
     expect(existsSync(join(cwd, "build"))).toBe(false);
   });
 });
+
+describe("the production CLI's command allow-list (--allow-command, run by --auto-approve command-safe)", () => {
+  const args = ["--sandbox", "off", "--auto-approve", "command-safe,read-outside", "--allow-command", "nice", "--allow-command", "ls"];
+
+  it("runs a listed read-only command without asking", async () => {
+    const cwd = await workspace();
+    await writeFile(join(cwd, "listed.txt"), "x\n");
+    const result = await cli.run("List", [toolCall("execute_command", { command: "nice ls", requires_approval: "false" }), COMPLETE], { cwd, args, yolo: false });
+    expect(result.code, result.stderr).toBe(0);
+    expect(toolResults(result)[0]).toMatch(/exited with code 0[\s\S]*listed\.txt/);
+  });
+
+  it("asks before a listed wrapper runs a program only known at run time, so an unattended run refuses it", async () => {
+    const cwd = await workspace();
+    const line = "nice $0 -c 'touch pwned'";
+    const result = await cli.run("Run it", [toolCall("execute_command", { command: line, requires_approval: "false" }), COMPLETE], { cwd, args, yolo: false });
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(3);
+    expect(result.stdout).toContain("? run command: nice $0 -c 'touch pwned'");
+    expect(existsSync(join(cwd, "pwned"))).toBe(false);
+  });
+
+  it("refuses a rule that is not plain command words, before anything runs", async () => {
+    const cwd = await workspace();
+    const result = await cli.run("List", [COMPLETE], { cwd, args: ["--allow-command", "ls; rm -rf ~"] });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('--allow-command: allowList rule "ls; rm -rf ~" contains "ls;"');
+  });
+});

@@ -6,6 +6,7 @@ import { effectiveCommand, isElevation } from "./effective-command";
 import { GUARDS, type AllowCheck } from "./option-guards";
 import { staticText } from "./resolve-words";
 import type { ShellArg } from "./shell-script";
+import { allowRuleWords } from "./allow-rule-syntax";
 
 export interface AllowRule {
   readonly words: readonly string[];
@@ -20,12 +21,9 @@ const MAX_DEPTH = 3;
 
 export function parseAllowList(list: readonly string[]): AllowRule[] {
   return list.map((rule) => {
-    if (typeof rule !== "string") throw new TypeError(`allowList entries must be strings, got ${typeof rule}`);
-    const words = rule.trim().split(/\s+/).filter(Boolean);
-    if (words.length === 0) throw new Error("allowList has an empty rule");
-    const odd = words.find((w) => /[^\w@%+=:,./[\]-]/.test(w));
-    if (odd !== undefined) throw new Error(`allowList rule "${rule}" contains "${odd}": rules are plain command words, such as "git status"`);
-    return { words };
+    const parsed = allowRuleWords(rule);
+    if ("problem" in parsed) throw typeof rule === "string" ? new Error(parsed.problem) : new TypeError(parsed.problem);
+    return { words: parsed.words };
   });
 }
 
