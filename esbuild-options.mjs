@@ -48,29 +48,37 @@ const requireLaterPlugin = {
 };
 
 /**
- * The sandbox library finds programs (bwrap, socat, the shell) by running `which` under a 1 s
- * limit, at each start and for every command; on a loaded machine the limit passed and an
- * installed socat was reported missing, which turned the sandbox off (--sandbox on then refused
- * every command). The bundles use src/core/sandbox/program-lookup.ts instead: the same answer,
- * found in this process. A library that no longer has that module fails the build here, not a
- * command at run time.
+ * Two of the sandbox library's modules are swapped for Tandem's own in the bundles:
+ * - `utils/which.js`: it finds programs (bwrap, socat, the shell) by running `which` under a 1 s
+ *   limit, at each start and for every command; on a loaded machine the limit passed and an
+ *   installed socat was reported missing, which turned the sandbox off (--sandbox on then refused
+ *   every command). src/core/sandbox/program-lookup.ts gives the same answer, found in this process.
+ * - `utils/ripgrep.js`: before each command it searched, in a process, for protected files below
+ *   this process's working folder, which Tandem finds itself (src/core/sandbox/no-cwd-scan.ts).
+ * A library that no longer has one of these modules fails the build here, not a command at run time.
  */
 const SANDBOX_LIBRARY = `${sep}node_modules${sep}@anthropic-ai${sep}sandbox-runtime${sep}`;
-const inProcessWhichPlugin = {
-  name: "in-process-which",
+const SANDBOX_SWAPS = new Map([
+  ["../utils/which.js", "src/core/sandbox/program-lookup.ts"],
+  ["../utils/ripgrep.js", "src/core/sandbox/no-cwd-scan.ts"],
+]);
+const sandboxSwapsPlugin = {
+  name: "sandbox-library-swaps",
   setup(build) {
     let libraryBundled = false;
-    let swapped = false;
+    const swapped = new Set();
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (!args.importer.includes(SANDBOX_LIBRARY)) return undefined;
       libraryBundled = true;
-      if (args.path !== "../utils/which.js") return undefined;
-      swapped = true;
-      return { path: join(REPO_ROOT, "src/core/sandbox/program-lookup.ts") };
+      const ours = SANDBOX_SWAPS.get(args.path);
+      if (!ours) return undefined;
+      swapped.add(args.path);
+      return { path: join(REPO_ROOT, ours) };
     });
     build.onEnd((result) => {
-      if (libraryBundled && !swapped && result.errors.length === 0) {
-        throw new Error("@anthropic-ai/sandbox-runtime no longer imports ../utils/which.js: see inProcessWhichPlugin in esbuild-options.mjs");
+      const missing = [...SANDBOX_SWAPS.keys()].filter((module) => !swapped.has(module));
+      if (libraryBundled && missing.length > 0 && result.errors.length === 0) {
+        throw new Error(`@anthropic-ai/sandbox-runtime no longer imports ${missing.join(", ")}: see sandboxSwapsPlugin in esbuild-options.mjs`);
       }
     });
   },
@@ -114,7 +122,7 @@ export function bundleOptions({ outdir, production }) {
     // ESM-only dependencies (p-wait-for) are bundled into the CommonJS output; keep import.meta.url working.
     define: { "import.meta.url": "__tandemImportMetaUrl" },
     banner: { js: 'const __tandemImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
-    plugins: [inProcessWhichPlugin, requireLaterPlugin],
+    plugins: [sandboxSwapsPlugin, requireLaterPlugin],
   };
 }
 

@@ -30,6 +30,7 @@ import { gitDirsOf, restoreGitControl, snapshotGitControl } from "./git-control-
 import type { CommandScope } from "./command-scope";
 import type { PathGuard } from "../ignore/path-guard";
 import { WorkspaceWalks } from "./workspace-scan";
+import { NOTHING_TO_SCAN } from "./no-cwd-scan";
 
 type Manager = typeof SandboxManager;
 
@@ -413,8 +414,9 @@ const DROP_CREDENTIALS = [
  * working folder. Tandem's is not the workspace (an editor's, or a folder of its own), and Tandem
  * finds the workspace's protected files itself (workspace-scan.ts), so that search is replaced by
  * one that lists nothing: it cost about 10 ms of every command (measured: `npm run bench sandbox`).
+ * The bundles answer it without a process (no-cwd-scan.ts, swapped in by esbuild-options.mjs).
  */
-const NO_CWD_SCAN = { command: "true" } as const;
+const NO_CWD_SCAN = { command: NOTHING_TO_SCAN } as const;
 
 /** The folder this code runs from: dist/ for the bundles. */
 function bundleFolder(): string {
