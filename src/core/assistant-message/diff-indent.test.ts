@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { matchIndentation } from "./diff-indent";
+
+describe("matchIndentation gives REPLACE the shift a loose match found", () => {
+  it("adds the missing level to every non-blank REPLACE line, leaving blank lines as given", () => {
+    const search = ["def f():", "    return 1"];
+    const file = ["    def f():", "        return 1"];
+    expect(matchIndentation(search, file, ["def f():", "", "  ", "    return 2"])).toEqual(["    def f():", "", "  ", "        return 2"]);
+  });
+
+  it("removes an extra level from every non-blank REPLACE line, leaving blank lines as given", () => {
+    const search = ["    if x:", "      y()"];
+    const file = ["if x:", "  y()"];
+    expect(matchIndentation(search, file, ["    if x:", "", "   ", "      z()"])).toEqual(["if x:", "", "   ", "  z()"]);
+  });
+
+  it("judges the shift by the lines that match, skipping blank and differing ones", () => {
+    // Line 2 differs (an anchored match), line 3 is blank: only lines 1 and 4 set the shift.
+    const search = ["fn main() {", "let a = 9;", "", "}"];
+    const file = ["  fn main() {", "      let a = 1;", "", "  }"];
+    expect(matchIndentation(search, file, ["fn main() {", "    let a = 3;", "}"])).toEqual(["  fn main() {", "      let a = 3;", "  }"]);
+  });
+
+  it("reads a file shorter than SEARCH as blank past its end", () => {
+    expect(matchIndentation(["a", "b"], ["  a"], ["a", "c"])).toEqual(["  a", "  c"]);
+  });
+
+  it("measures REPLACE's start at its first non-blank line", () => {
+    expect(matchIndentation(["a"], ["\ta"], ["", "a", "  b"])).toEqual(["", "\ta", "\t  b"]);
+  });
+});
+
+describe("matchIndentation leaves REPLACE exactly as given when a shift would be a guess", () => {
+  const unchanged = (search: string[], file: string[], replace: string[]) => {
+    const result = matchIndentation(search, file, replace);
+    expect(result).toBe(replace);
+  };
+
+  it("when SEARCH is indented as in the file", () => unchanged(["  a", "b"], ["  a", "b"], ["a"]));
+  it("when the lines disagree on the shift", () => unchanged(["a", "b"], ["  a", "    b"], ["a", "b"]));
+  it("when one line needs adding and another removing", () => unchanged(["a", "  b"], ["  a", "b"], ["a", "b"]));
+  it("when one line needs removing and another adding", () => unchanged(["  a", "b"], ["a", "  b"], ["  a"]));
+  it("when one line's shift adds what another's removes", () => unchanged(["a", "  b"], ["  a", "  b"], ["a"]));
+  it("when the indentations cannot be turned into each other (tabs against spaces)", () => unchanged(["  a"], ["\ta"], ["  b"]));
+  it("when no line matches even trimmed", () => unchanged(["a"], ["  b"], ["c"]));
+  it("when SEARCH has only blank lines", () => unchanged(["", "  "], ["    ", ""], ["x"]));
+  it("when REPLACE does not start at SEARCH's indentation (already in the file's frame)", () => unchanged(["a", "  b"], ["    a", "      b"], ["    a", "      c"]));
+  it("when a REPLACE line lacks the indentation to remove", () => unchanged(["    a", "    b"], ["a", "b"], ["    a", "  c"]));
+
+  it("applies one shift over a mixture of added-agreeing lines", () => {
+    // Both lines add the same two spaces: uniform, so REPLACE follows.
+    expect(matchIndentation(["a", "  b"], ["  a", "    b"], ["a"])).toEqual(["  a"]);
+    // Both remove the same two spaces.
+    expect(matchIndentation(["  a", "    b"], ["a", "  b"], ["  a"])).toEqual(["a"]);
+  });
+
+  it("does not take different removals for one shift", () => {
+    unchanged(["  a", "    b"], ["a", "b"], ["  a"]);
+  });
+});
