@@ -80,6 +80,23 @@ describe("closestRegion", () => {
       expect(closestRegion(file, search)).toMatchObject({ start: 14_999, end: 15_021 });
     });
 
+    it("scores only windows near the lines most like SEARCH's first and last lines, so the time stays bounded", () => {
+      // 20 lines × 20,001 windows, one past the budget: a region whose middle alone matches is not looked at.
+      const entries = Array.from({ length: 20_020 }, (_, i) => `entry ${i}`);
+      const search = ["qqqq", ...entries.slice(9_001, 9_019), "wwww"];
+      expect(closestRegion(indexLines(entries), search)!.start).toBeLessThan(200);
+    });
+
+    it("anchors on SEARCH's first line alone when its last line matches nothing", () => {
+      const search = [lines[6_000]!, ...lines.slice(6_001, 6_020).map((l) => `${l} (changed)`), "nothing like it"];
+      expect(closestRegion(file, search)).toMatchObject({ start: 6_000, end: 6_021 });
+    });
+
+    it("anchors on SEARCH's last line alone when its first line matches nothing", () => {
+      const search = ["nothing like it", ...lines.slice(7_001, 7_020).map((l) => `${l} (changed)`), lines[7_020]!];
+      expect(closestRegion(file, search)).toMatchObject({ start: 7_000, end: 7_021 });
+    });
+
     it("keeps a window near the file's start or end inside the file", () => {
       // Aligned with its anchor, each of these windows would stick out of the file by one line.
       const atEnd = closestRegion(file, [...lines.slice(19_979), "a last line the file lacks"])!;
