@@ -27,6 +27,23 @@ describe("matchIndentation gives REPLACE the shift a loose match found", () => {
 
   it("measures REPLACE's start at its first non-blank line", () => {
     expect(matchIndentation(["a"], ["\ta"], ["", "a", "  b"])).toEqual(["", "\ta", "\t  b"]);
+    expect(matchIndentation(["  a"], ["    a"], ["", "   ", "  b"])).toEqual(["", "   ", "    b"]);
+  });
+
+  it("measures SEARCH's start at its first non-blank line", () => {
+    expect(matchIndentation(["", "  a"], ["", "    a"], ["  b"])).toEqual(["    b"]);
+  });
+
+  it("skips SEARCH lines of whitespace only, however the file's line is indented", () => {
+    expect(matchIndentation(["a", "  ", "b"], ["  a", "", "  b"], ["a", "b"])).toEqual(["  a", "  b"]);
+  });
+
+  it("adds a level put in front of the existing indentation (a tab before spaces)", () => {
+    expect(matchIndentation(["if x:", "  y()"], ["\tif x:", "\t  y()"], ["if x:", "  z()"])).toEqual(["\tif x:", "\t  z()"]);
+  });
+
+  it("removes a level found in front of the file's indentation (a tab before spaces)", () => {
+    expect(matchIndentation(["\tif x:", "\t  y()"], ["if x:", "  y()"], ["\tif x:", "\t  z()"])).toEqual(["if x:", "  z()"]);
   });
 });
 
@@ -42,6 +59,8 @@ describe("matchIndentation leaves REPLACE exactly as given when a shift would be
   it("when one line needs removing and another adding", () => unchanged(["  a", "b"], ["a", "  b"], ["  a"]));
   it("when one line's shift adds what another's removes", () => unchanged(["a", "  b"], ["  a", "  b"], ["a"]));
   it("when the indentations cannot be turned into each other (tabs against spaces)", () => unchanged(["  a"], ["\ta"], ["  b"]));
+  it("when the first matching line's indentation cannot be turned into the file's", () => unchanged(["  a", "b"], ["\ta", "  b"], ["  a"]));
+  it("when a later line's indentation cannot be turned into the file's", () => unchanged(["a", "  b"], ["  a", "\tb"], ["a"]));
   it("when no line matches even trimmed", () => unchanged(["a"], ["  b"], ["c"]));
   it("when SEARCH has only blank lines", () => unchanged(["", "  "], ["    ", ""], ["x"]));
   it("when REPLACE does not start at SEARCH's indentation (already in the file's frame)", () => unchanged(["a", "  b"], ["    a", "      b"], ["    a", "      c"]));
