@@ -22,7 +22,7 @@ describe("splitFile", () => {
 
   it("sets a byte order mark aside, only at the very start", () => {
     expect(splitFile("\uFEFFa\r\n")).toEqual({ bom: "\uFEFF", lines: ["a"], breaks: ["\r\n"], eol: "\r\n" });
-    expect(splitFile("a\uFEFF\n").bom).toBe("");
+    expect(splitFile("a\uFEFF").bom).toBe("");
   });
 });
 
@@ -82,6 +82,10 @@ describe("applyLineEdits", () => {
 
   it("gives the line before a no-newline last line a break when an edit lands after it", () => {
     expect(applyLineEdits(splitFile("x\ny"), [{ start: 2, end: 2, lines: ["z"] }]).text).toBe("x\ny\nz");
+  });
+
+  it("keeps an untouched last line's own break", () => {
+    expect(applyLineEdits(splitFile("a\nb\r\n"), [{ start: 0, end: 1, lines: ["A"] }]).text).toBe("A\nb\r\n");
   });
 
   it("keeps a final newline, in the file's own style", () => {
