@@ -73,6 +73,10 @@ describe("parseDiff reads the markers models actually write", () => {
     expect(pairs("------- SEARCH\na\n  =======\n==\n=======x\n=======\nb\n+++++++ REPLACE")).toEqual([[["a", "  =======", "==", "=======x"], ["b"]]]);
   });
 
+  it.each(["  =======", "x ======="])("does not take %j for the divider, even when no other line could be", (line) => {
+    expect(syntaxError(`------- SEARCH\na\n${line}\nb\n+++++++ REPLACE`).problem).toContain('reaches its REPLACE marker without the "=======" line');
+  });
+
   it("strips the CR of a CRLF diff only at the end of a line", () => {
     expect(pairs("------- SEARCH\r\na\rb\r\n=======\r\nc\r\n+++++++ REPLACE\r\n")).toEqual([[["a\rb"], ["c"]]]);
   });
