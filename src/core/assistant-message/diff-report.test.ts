@@ -143,6 +143,7 @@ describe("failureMessage", () => {
     it.each([
       ["every line numbered", ["12|a", "13 | b"], true],
       ["half of the non-blank lines numbered", ["12|a", "", "b"], true],
+      ["half of the lines numbered, a whitespace-only line not counted", ["12|a", "  ", "b"], true],
       ["numbers with spaces before the bar", ["  12  |a", "b"], true],
       ["fewer than half numbered", ["12|a", "b", "c"], false],
       ["only blank lines", ["", " "], false],
