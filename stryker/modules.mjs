@@ -13,7 +13,7 @@ export const MODULES = [
   {
     name: "search-replace",
     title: "SEARCH/REPLACE engine",
-    mutate: ["src/core/assistant-message/diff.ts", "src/core/assistant-message/diff-*.ts"],
+    mutate: ["src/core/assistant-message/diff.ts", "src/core/assistant-message/diff-*.ts", "!src/core/assistant-message/*.test.ts"],
     tests: [
       "src/core/assistant-message/diff.test.ts",
       "src/core/assistant-message/diff-parse.test.ts",
