@@ -97,6 +97,13 @@ describe("closestRegion", () => {
       expect(closestRegion(file, search)).toMatchObject({ start: 7_000, end: 7_021 });
     });
 
+    it("never anchors on a whitespace-only first or last SEARCH line", () => {
+      const blankFirst = ["  ", lines[8_000]!, ...lines.slice(8_001, 8_019).map((l) => `${l} (changed)`), "nothing like it"];
+      expect(closestRegion(file, blankFirst)).toMatchObject({ start: 7_999, end: 8_020 });
+      const blankLast = ["nothing like it", ...lines.slice(9_001, 9_019).map((l) => `${l} (changed)`), lines[9_019]!, "  "];
+      expect(closestRegion(file, blankLast)).toMatchObject({ start: 9_000, end: 9_021 });
+    });
+
     it("keeps a window near the file's start or end inside the file", () => {
       // Aligned with its anchor, each of these windows would stick out of the file by one line.
       const atEnd = closestRegion(file, [...lines.slice(19_979), "a last line the file lacks"])!;
