@@ -13,8 +13,16 @@ export const MODULES = [
   {
     name: "search-replace",
     title: "SEARCH/REPLACE engine",
-    mutate: ["src/core/assistant-message/diff.ts", "src/core/assistant-message/diff-*.ts"],
-    tests: ["src/core/assistant-message/diff.test.ts"],
+    mutate: ["src/core/assistant-message/diff.ts", "src/core/assistant-message/diff-*.ts", "!src/core/assistant-message/*.test.ts"],
+    tests: [
+      "src/core/assistant-message/diff.test.ts",
+      "src/core/assistant-message/diff-parse.test.ts",
+      "src/core/assistant-message/diff-numbers.test.ts",
+      "src/core/assistant-message/diff-indent.test.ts",
+      "src/core/assistant-message/diff-lines.test.ts",
+      "src/core/assistant-message/diff-closest.test.ts",
+      "src/core/assistant-message/diff-report.test.ts",
+    ],
   },
   {
     name: "command-policy",
