@@ -1,0 +1,52 @@
+/**
+ * One task's skills, found once when the task opens and kept for its life: the system prompt must
+ * stay byte-identical from request to request (prompt caching), so a skill added mid-task waits
+ * for the next task. The participant (participants/skills/) reads it for the prompt; use_skill
+ * reads the same list (lent to the tools), so what the prompt names is what the tool knows.
+ */
+import type { PathGuard } from "../ignore/path-guard";
+import { errorText } from "../util/error-text";
+import { findSkills, type FoundSkills } from "./discovery";
+
+/** What the Controller knows of skills, for every task. */
+export interface SkillsOptions {
+  /** `<Tandem storage>/skills/`; none: no global skills. */
+  readonly globalFolder?: string;
+  /** Whether the workspace's skills may be offered (as for its hooks); none: they never are. */
+  readonly workspaceTrusted?: () => boolean | Promise<boolean>;
+  /** What the model is told to tell the person, to trust the workspace's skills. */
+  readonly trustHint?: string;
+}
+
+export const DEFAULT_SKILLS_TRUST_HINT = "This host cannot trust workspace skills; move them to the global skills folder to use them.";
+
+/** What use_skill reads (the tools' context). */
+export interface SkillShelf {
+  find(): Promise<FoundSkills>;
+  readonly trustHint: string;
+}
+
+export class TaskSkills implements SkillShelf {
+  private found: Promise<FoundSkills> | undefined;
+  readonly trustHint: string;
+
+  constructor(
+    private readonly roots: readonly string[],
+    private readonly guard: PathGuard,
+    private readonly options: SkillsOptions,
+  ) {
+    this.trustHint = options.trustHint ?? DEFAULT_SKILLS_TRUST_HINT;
+  }
+
+  /** The skills as the task first found them (never rejects: a failure is a problem said, not a crash). */
+  find(): Promise<FoundSkills> {
+    this.found ??= this.search().catch((error: unknown) => ({ skills: [], untrusted: [], problems: [`The skills could not be read (${errorText(error)}).`] }));
+    return this.found;
+  }
+
+  private async search(): Promise<FoundSkills> {
+    const { globalFolder, workspaceTrusted } = this.options;
+    const trusted = workspaceTrusted ? await Promise.resolve().then(workspaceTrusted).then((t) => t === true, () => false) : false;
+    return findSkills({ roots: this.roots, guard: this.guard, workspaceTrusted: trusted, ...(globalFolder ? { globalFolder } : {}) });
+  }
+}
