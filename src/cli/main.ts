@@ -32,7 +32,7 @@ import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
 import { startMcpHub } from "./mcp-servers";
 import { CliPrinter } from "./printer";
 import { findSavedTask, personMessage, privateStorageFor, storageRootFor } from "./saved-tasks";
-import { checkpointsFolder, globalHooksFolder, globalRulesFolder, globalWorkflowsFolder, tandemDataFolder } from "../core/storage/paths";
+import { checkpointsFolder, globalHooksFolder, globalRulesFolder, globalSkillsFolder, globalWorkflowsFolder, tandemDataFolder } from "../core/storage/paths";
 import { NotifyCommand } from "./notify-command";
 import { TerminalAttention } from "./terminal-attention";
 import { TerminalScreen } from "./terminal-screen";
@@ -151,6 +151,12 @@ async function runTask(cli: CliOptions, saved: SavedTasks): Promise<number> {
       trustHint: cli.trustWorkspace
         ? "--trust-workspace trusts the hooks as they were when the run started; one added or changed since does not run."
         : "Run with --trust-workspace to run them.",
+    },
+    skills: {
+      globalFolder: globalSkillsFolder(tandemDataFolder(process.env)),
+      // As the hooks: a repository's skills are its instructions, used only in a workspace the person trusts.
+      workspaceTrusted: () => cli.trustWorkspace,
+      trustHint: "Run with --trust-workspace to use them.",
     },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.
     checkpoints: saved.storageRoot ? gitCheckpoints(saved.storageRoot, () => host.workspace.roots) : undefined,

@@ -35,6 +35,7 @@ import { ModeApiHandler } from "./mode-api";
 import type { SettingsSource } from "./settings-source";
 import { acceptShownResult, type LastAnswer } from "./shown-result";
 import { apiKeySecret, environmentSecrets } from "../secrets/known-secrets";
+import type { SkillsOptions } from "../skills/task-skills";
 import { assembleTask, type ParticipantFactory } from "./task-assembly";
 import { WorkspaceContext } from "./workspace-context";
 
@@ -83,6 +84,8 @@ export interface ControllerOptions {
   workflows?: { readonly globalFolder?: string; readonly workspace?: () => boolean };
   /** The hooks (core/hooks): the global folder (`<Tandem storage>/hooks/`) and how a workspace's are trusted. */
   hooks?: HooksOptions;
+  /** The skills (core/skills): the global folder (`<Tandem storage>/skills/`) and whether a workspace's are trusted (none: never). */
+  skills?: SkillsOptions;
   partialUpdateIntervalMs?: number;
   /** Who joins each task, in order (default: task-assembly.ts's PARTICIPANTS). */
   participants?: readonly ParticipantFactory[];
@@ -302,6 +305,7 @@ export class Controller {
       slash: this.workspace.slashCommands(guard, options.mcp),
       rules: () => this.workspace.readRules(guard),
       hooks: this.hooks,
+      skills: options.skills ?? {},
       mcp: options.mcp,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
       checkpoints: this.taskCheckpoints(taskId),

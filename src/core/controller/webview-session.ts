@@ -7,7 +7,7 @@ import { ProviderModels, type HostModelLister } from "./provider-models";
 import { testConnection, type ConnectionResult } from "./connection-test";
 import { memoryProviderMemory, withProviderSwitch, type ProviderMemory } from "./provider-switch";
 import type { ModelListStore } from "../../api/model-list-cache";
-import { globalHooksFolder, globalRulesFolder, globalWorkflowsFolder } from "../storage/paths";
+import { globalHooksFolder, globalRulesFolder, globalSkillsFolder, globalWorkflowsFolder } from "../storage/paths";
 import { TaskHistory } from "../storage/task-history";
 import { TaskDigests } from "../history/task-digests";
 import { HistoryPanel, isHistoryMessage } from "./history-panel";
@@ -28,6 +28,7 @@ import type { HooksOptions } from "../hooks";
 import { WorkspaceSearch } from "../context/workspace-search";
 import { checkpointName, checkpointNumber } from "../../shared/checkpoints";
 import type { ChatMessage } from "../../shared/messages";
+
 export { CommandSandbox } from "../sandbox/command-sandbox";
 export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
@@ -38,6 +39,9 @@ export { gitCheckpoints } from "../checkpoints/checkpoint-service";
 // tells failures apart with instanceof, across both bundles) and every other provider's handler.
 export { ApiError } from "../../api/errors";
 export const buildApiHandler = async (config: ApiConfiguration): Promise<ApiHandler> => (await import("../../api")).buildApiHandler(config);
+
+/** What the model tells the person when a workspace skill is refused in the editor. */
+const SKILLS_TRUST_HINT = "The editor does not trust this workspace (Restricted Mode): trust it (Manage Workspace Trust) to use its skills.";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -130,6 +134,8 @@ export class WebviewSession {
       rules: { globalFolder: globalRulesFolder(deps.storageRoot) },
       workflows: { globalFolder: globalWorkflowsFolder(deps.storageRoot), ...(deps.workspaceTrusted ? { workspace: deps.workspaceTrusted } : {}) },
       hooks: { globalFolder: globalHooksFolder(deps.storageRoot), ...deps.hooks },
+      // A workspace's skills are used once the editor trusts it (never in Restricted Mode).
+      skills: { globalFolder: globalSkillsFolder(deps.storageRoot), workspaceTrusted: deps.workspaceTrusted ?? (() => false), trustHint: SKILLS_TRUST_HINT },
       ...deps.controllerOptions,
     });
     const { events } = this.controller;
