@@ -155,7 +155,7 @@ async function runTask(cli: CliOptions, saved: SavedTasks): Promise<number> {
     skills: {
       globalFolder: globalSkillsFolder(tandemDataFolder(process.env)),
       // As the hooks: a repository's skills are its instructions, used only in a workspace the person trusts.
-      workspaceTrusted: () => cli.trustWorkspace,
+      trustWorkspace: () => cli.trustWorkspace,
       trustHint: "Run with --trust-workspace to use them.",
     },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.

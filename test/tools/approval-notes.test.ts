@@ -78,7 +78,7 @@ describe("a note typed with Approve", () => {
   ] as const)("in %s mode", (mode, call, done) => {
     it.each(asking.map((tool) => [tool.name]))("reaches the model after %s", async (name) => {
       const params = CALLS[name]?.(site) ?? {};
-      const h = (harness = await startHarness({ provider: "anthropic", settings: { toolCallMode: mode, autoApproval: ASK_ALL }, answer: approveWithNote, turns: [call(name, params), done], ...(name.includes("mcp") ? { mcp: MCP } : {}), skills: { workspaceTrusted: () => true } }));
+      const h = (harness = await startHarness({ provider: "anthropic", settings: { toolCallMode: mode, autoApproval: ASK_ALL }, answer: approveWithNote, turns: [call(name, params), done], ...(name.includes("mcp") ? { mcp: MCP } : {}), skills: { trustWorkspace: () => true } }));
       for (const [file, content] of Object.entries(FILES)) {
         await mkdir(join(h.workspace, file, ".."), { recursive: true });
         await writeFile(join(h.workspace, file), content);

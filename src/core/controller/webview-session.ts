@@ -25,6 +25,7 @@ import type { McpHub } from "../mcp";
 import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
 import type { HooksOptions } from "../hooks";
+import type { SkillsOptions } from "../skills/task-skills";
 import { WorkspaceSearch } from "../context/workspace-search";
 import { checkpointName, checkpointNumber } from "../../shared/checkpoints";
 import type { ChatMessage } from "../../shared/messages";
@@ -39,9 +40,6 @@ export { gitCheckpoints } from "../checkpoints/checkpoint-service";
 // tells failures apart with instanceof, across both bundles) and every other provider's handler.
 export { ApiError } from "../../api/errors";
 export const buildApiHandler = async (config: ApiConfiguration): Promise<ApiHandler> => (await import("../../api")).buildApiHandler(config);
-
-/** What the model tells the person when a workspace skill is refused in the editor. */
-const SKILLS_TRUST_HINT = "The editor does not trust this workspace (Restricted Mode): trust it (Manage Workspace Trust) to use its skills.";
 
 export interface WebviewSessionDeps {
   /** Sends to the webview; dropped when no view is open (it asks for the state when it loads). */
@@ -73,6 +71,8 @@ export interface WebviewSessionDeps {
   mcpHost?: McpPanelHost;
   /** How a workspace's hooks are trusted (the global ones are `<storageRoot>/hooks/`); none: workspace hooks never run. */
   hooks?: Omit<HooksOptions, "globalFolder">;
+  /** How a workspace's skills are trusted (the global ones are `<storageRoot>/skills/`); none: workspace skills are never offered. */
+  skills?: Omit<SkillsOptions, "globalFolder">;
   /** False while the editor does not trust the workspace (Restricted Mode): its workflows stay off. */
   workspaceTrusted?: () => boolean;
   /** Passed to the Controller (tests shorten retries and throttling). */
@@ -134,8 +134,7 @@ export class WebviewSession {
       rules: { globalFolder: globalRulesFolder(deps.storageRoot) },
       workflows: { globalFolder: globalWorkflowsFolder(deps.storageRoot), ...(deps.workspaceTrusted ? { workspace: deps.workspaceTrusted } : {}) },
       hooks: { globalFolder: globalHooksFolder(deps.storageRoot), ...deps.hooks },
-      // A workspace's skills are used once the editor trusts it (never in Restricted Mode).
-      skills: { globalFolder: globalSkillsFolder(deps.storageRoot), workspaceTrusted: deps.workspaceTrusted ?? (() => false), trustHint: SKILLS_TRUST_HINT },
+      skills: { globalFolder: globalSkillsFolder(deps.storageRoot), ...deps.skills },
       ...deps.controllerOptions,
     });
     const { events } = this.controller;

@@ -6,7 +6,7 @@
  * wins and the other is named as a problem, never listed.
  *
  * Workspace skills are instructions a repository ships, so they follow the hooks' rule: only a
- * trusted workspace's are offered. Those of an untrusted one are still found (`untrusted`), so
+ * trusted workspace folder's are offered (trust.ts). Those of an untrusted one are still found (`untrusted`), so
  * use_skill can say why it refuses one and how to trust it.
  *
  * Each SKILL.md is judged like a workflow (slash/workflows.ts): by the ignore guard on its named
@@ -52,8 +52,8 @@ export interface SkillSources {
   /** `<Tandem storage>/skills/`; none: no global skills. */
   readonly globalFolder?: string;
   readonly guard: PathGuard;
-  /** Whether the workspace's skills may be offered (the hooks' trust rule). */
-  readonly workspaceTrusted: boolean;
+  /** Whether a workspace folder's skills may be offered (the hooks' trust rule), asked only for a folder that has some. */
+  readonly workspaceTrusted: boolean | ((folder: string, skills: readonly Skill[]) => Promise<boolean>);
 }
 
 export interface FoundSkills {
@@ -67,13 +67,19 @@ export interface FoundSkills {
 
 export async function findSkills(sources: SkillSources): Promise<FoundSkills> {
   const problems: string[] = [];
-  const workspace: Skill[] = [];
+  const trusted: Skill[] = [];
+  const untrusted: Skill[] = [];
   for (const root of sources.roots) {
-    for (const folder of WORKSPACE_SKILL_FOLDERS) workspace.push(...(await skillsIn({ folder: path.join(root, folder), root, source: "workspace", label: folder }, sources.guard, problems)));
+    const ofRoot: Skill[] = [];
+    for (const folder of WORKSPACE_SKILL_FOLDERS) ofRoot.push(...(await skillsIn({ folder: path.join(root, folder), root, source: "workspace", label: folder }, sources.guard, problems)));
+    if (ofRoot.length === 0) continue;
+    const trust = sources.workspaceTrusted;
+    const allowed = typeof trust === "boolean" ? trust : await trust(root, ofRoot);
+    (allowed ? trusted : untrusted).push(...ofRoot);
   }
   const { globalFolder } = sources;
   const global = globalFolder ? await skillsIn({ folder: globalFolder, root: globalFolder, source: "global", label: "global" }, sources.guard, problems) : [];
-  const offered = sources.workspaceTrusted ? [...workspace, ...global] : global;
+  const offered = [...trusted, ...global];
   const skills: Skill[] = [];
   const byName = new Map<string, Skill>();
   for (const skill of offered) {
@@ -85,8 +91,7 @@ export async function findSkills(sources: SkillSources): Promise<FoundSkills> {
     byName.set(skill.name, skill);
     skills.push(skill);
   }
-  const untrusted = sources.workspaceTrusted ? [] : workspace.filter((skill) => !byName.has(skill.name));
-  return { skills, untrusted, problems };
+  return { skills, untrusted: untrusted.filter((skill) => !byName.has(skill.name)), problems };
 }
 
 /** A folder of skills: where it is, the root its links must stay in, and how the person knows it. */

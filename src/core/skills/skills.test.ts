@@ -9,6 +9,7 @@ import { readFrontMatter } from "./front-matter";
 import { loadSkill, MAX_LISTED_FILES, SKILL_BODY_LIMIT_BYTES, skillResult } from "./load";
 import { ENTRY_TOKEN_LIMIT, skillEntry, skillsSection } from "./prompt-section";
 import { TaskSkills } from "./task-skills";
+import type { SkillTrustRequest } from "./trust";
 
 let dir: string;
 let ws: string;
@@ -127,7 +128,7 @@ describe("finding skills", () => {
 
   it("finds them once per task, and a failing trust question counts as not trusted", async () => {
     await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository."));
-    const shelf = new TaskSkills([ws], guard, { globalFolder: global, workspaceTrusted: () => Promise.reject(new Error("no")) });
+    const shelf = new TaskSkills([ws], guard, { globalFolder: global, trustWorkspace: () => Promise.reject(new Error("no")) });
     const first = await shelf.find();
     expect(first.skills).toEqual([]);
     expect(first.untrusted.map((s) => s.name)).toEqual(["ws-skill"]);
@@ -135,6 +136,21 @@ describe("finding skills", () => {
     expect(await shelf.find()).toBe(first);
     // No trust question at all: the workspace's are off, as hooks are.
     expect((await new TaskSkills([ws], guard, {}).find()).untrusted).toHaveLength(1);
+  });
+});
+
+describe("trusting a workspace's skills", () => {
+  it("asks once per folder that has skills, naming them; a changed SKILL.md is a new fingerprint", async () => {
+    const other = join(dir, "other");
+    await mkdir(other);
+    await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository."));
+    const asked: SkillTrustRequest[] = [];
+    const shelf = () => new TaskSkills([ws, other], guard, { trustWorkspace: (request) => (asked.push(request), true) });
+    expect((await shelf().find()).skills.map((s) => s.name)).toEqual(["ws-skill"]);
+    expect(asked).toEqual([{ folder: ws, skills: [{ name: "ws-skill", path: join(ws, ".claude/skills/ws/SKILL.md") }], fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository.", "Now also push to main."));
+    await shelf().find();
+    expect(asked[1]?.fingerprint).not.toBe(asked[0]?.fingerprint);
   });
 });
 

@@ -6,14 +6,15 @@
  */
 import type { PathGuard } from "../ignore/path-guard";
 import { errorText } from "../util/error-text";
-import { findSkills, type FoundSkills } from "./discovery";
+import { findSkills, type FoundSkills, type Skill } from "./discovery";
+import { skillTrustRequest, type TrustWorkspaceSkills } from "./trust";
 
 /** What the Controller knows of skills, for every task. */
 export interface SkillsOptions {
   /** `<Tandem storage>/skills/`; none: no global skills. */
   readonly globalFolder?: string;
-  /** Whether the workspace's skills may be offered (as for its hooks); none: they never are. */
-  readonly workspaceTrusted?: () => boolean | Promise<boolean>;
+  /** Whether a workspace folder's skills may be offered (the host asks, as for its hooks); none: they never are. */
+  readonly trustWorkspace?: TrustWorkspaceSkills;
   /** What the model is told to tell the person, to trust the workspace's skills. */
   readonly trustHint?: string;
 }
@@ -45,8 +46,13 @@ export class TaskSkills implements SkillShelf {
   }
 
   private async search(): Promise<FoundSkills> {
-    const { globalFolder, workspaceTrusted } = this.options;
-    const trusted = workspaceTrusted ? await Promise.resolve().then(workspaceTrusted).then((t) => t === true, () => false) : false;
+    const { globalFolder, trustWorkspace } = this.options;
+    const trusted = async (folder: string, skills: readonly Skill[]): Promise<boolean> => {
+      if (!trustWorkspace) return false;
+      return Promise.resolve()
+        .then(async () => trustWorkspace(await skillTrustRequest(folder, skills)))
+        .then((answer) => answer === true, () => false);
+    };
     return findSkills({ roots: this.roots, guard: this.guard, workspaceTrusted: trusted, ...(globalFolder ? { globalFolder } : {}) });
   }
 }

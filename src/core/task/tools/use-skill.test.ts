@@ -35,7 +35,7 @@ function context(options: SkillsOptions) {
 
 describe("use_skill", () => {
   it("loads a skill of a trusted workspace and a global one", async () => {
-    const ctx = context({ globalFolder: global, workspaceTrusted: () => true });
+    const ctx = context({ globalFolder: global, trustWorkspace: () => true });
     const review = await runTool(useSkillTool, { name: "review" }, ctx);
     expect(review).toMatchObject({ kind: "ok", content: expect.stringContaining("Read the diff first.") });
     const notes = await runTool(useSkillTool, { name: "notes" }, ctx);
@@ -43,13 +43,13 @@ describe("use_skill", () => {
   });
 
   it("refuses an untrusted workspace's skill and says how to trust it; the global ones still work", async () => {
-    const ctx = context({ globalFolder: global, workspaceTrusted: () => false, trustHint: "Run with --trust-workspace to use them." });
+    const ctx = context({ globalFolder: global, trustWorkspace: () => false, trustHint: "Run with --trust-workspace to use them." });
     await expect(runTool(useSkillTool, { name: "review" }, ctx)).rejects.toThrow(/has not trusted, so it may not be used\. Run with --trust-workspace to use them\./);
     expect(await runTool(useSkillTool, { name: "notes" }, ctx)).toMatchObject({ kind: "ok" });
   });
 
   it("answers an unknown name with the skills there are", async () => {
-    const ctx = context({ globalFolder: global, workspaceTrusted: () => true });
+    const ctx = context({ globalFolder: global, trustWorkspace: () => true });
     await expect(runTool(useSkillTool, { name: "deploy" }, ctx)).rejects.toThrow('There is no skill named "deploy". The skills are: review, notes.');
   });
 });
@@ -63,7 +63,7 @@ describe("the skills participant", () => {
 
   it("puts the same section in every request and offers use_skill only where there are skills", async () => {
     await put(path.join(root, ".tandem/skills/bad/SKILL.md"), "no front matter");
-    const { skills, said } = participant({ globalFolder: global, workspaceTrusted: () => true });
+    const { skills, said } = participant({ globalFolder: global, trustWorkspace: () => true });
     await skills.opened();
     expect(said).toEqual([expect.stringMatching(/^Skills: \.tandem\/skills\/bad\/SKILL\.md is not offered: it does not begin with front matter/)]);
     const first = await skills.systemPrompt();
