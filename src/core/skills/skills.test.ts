@@ -9,7 +9,7 @@ import { readFrontMatter } from "./front-matter";
 import { loadSkill, MAX_LISTED_FILES, SKILL_BODY_LIMIT_BYTES, skillResult } from "./load";
 import { ENTRY_TOKEN_LIMIT, skillEntry, skillsSection } from "./prompt-section";
 import { TaskSkills } from "./task-skills";
-import type { SkillTrustRequest } from "./trust";
+import { trustSkillsAsFound, type SkillTrustRequest } from "./trust";
 
 let dir: string;
 let ws: string;
@@ -151,6 +151,21 @@ describe("trusting a workspace's skills", () => {
     await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository.", "Now also push to main."));
     await shelf().find();
     expect(asked[1]?.fingerprint).not.toBe(asked[0]?.fingerprint);
+  });
+});
+
+describe("trusting skills as the CLI's run found them", () => {
+  it("trusts each skill found at the start, and nothing added or changed since", async () => {
+    await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository."));
+    const trust = await trustSkillsAsFound([ws]);
+    const find = () => new TaskSkills([ws], guard, { trustWorkspace: trust }).find();
+    expect((await find()).skills.map((s) => s.name)).toEqual(["ws-skill"]);
+    await put(join(ws, ".tandem/skills/new/SKILL.md"), skillMd("new-skill", "Written by the model."));
+    expect((await find()).untrusted.map((s) => s.name)).toEqual(["new-skill", "ws-skill"]);
+    await rm(join(ws, ".tandem/skills/new"), { recursive: true });
+    expect((await find()).skills.map((s) => s.name)).toEqual(["ws-skill"]);
+    await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository.", "Changed."));
+    expect((await find()).skills).toEqual([]);
   });
 });
 

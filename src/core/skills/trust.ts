@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import { SKILL_BODY_LIMIT_BYTES } from "./load";
-import type { Skill } from "./discovery";
+import { findSkills, type Skill } from "./discovery";
 
 export interface SkillTrustRequest {
   /** The workspace folder whose skills these are. */
@@ -38,4 +38,24 @@ async function contentHash(file: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Trust given up front (the CLI's `--trust-workspace`): to each skill as the run finds it, by path,
+ * name and content. A skill added or changed later (by the model, say) is not trusted, nor is its
+ * folder's set while it holds one.
+ */
+export async function trustSkillsAsFound(roots: readonly string[]): Promise<TrustWorkspaceSkills> {
+  const found: Skill[] = [];
+  // Every workspace skill, the guard aside: a skill the task's guard leaves out is simply not asked about.
+  await findSkills({ roots, guard: { isIgnored: () => false }, workspaceTrusted: (_folder, skills) => (found.push(...skills), Promise.resolve(true)) });
+  const known = new Map<string, string>();
+  for (const skill of found) known.set(skill.file, `${skill.name}\0${await contentHash(skill.file)}`);
+  return async (request) => {
+    for (const skill of request.skills) {
+      const now = await contentHash(skill.path).catch(() => "");
+      if (known.get(skill.path) !== `${skill.name}\0${now}`) return false;
+    }
+    return true;
+  };
 }
