@@ -36,6 +36,7 @@ import type { SettingsSource } from "./settings-source";
 import { acceptShownResult, type LastAnswer } from "./shown-result";
 import { apiKeySecret, environmentSecrets } from "../secrets/known-secrets";
 import type { SkillsOptions } from "../skills/task-skills";
+import { SkillTrustMemory } from "../skills/trust";
 import { assembleTask, type ParticipantFactory } from "./task-assembly";
 import { WorkspaceContext } from "./workspace-context";
 
@@ -109,12 +110,15 @@ export class Controller {
   private readonly historyFollower: HistoryFollower;
   /** Outlives tasks, so the person's trust in a workspace's hooks does too. */
   readonly hooks: WorkspaceHooks;
+  /** Outlives tasks, as the hooks' trust does: a question the person dismissed is not asked at every task. */
+  readonly skillsTrust: SkillTrustMemory;
   /** The mode the person last chose (or a task opened in): the next task starts in it. */
   private chosenMode: AgentMode | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     this.events = new ControllerEvents((error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`));
     this.hooks = new WorkspaceHooks(options.hooks);
+    this.skillsTrust = new SkillTrustMemory(options.skills?.trustWorkspace);
     this.workspace = new WorkspaceContext({ roots: () => options.host.workspace.roots, settings: () => this.getSettings(), rules: options.rules, workflows: options.workflows });
     this.historyFollower = new HistoryFollower({
       history: options.history,
@@ -305,7 +309,7 @@ export class Controller {
       slash: this.workspace.slashCommands(guard, options.mcp),
       rules: () => this.workspace.readRules(guard),
       hooks: this.hooks,
-      skills: options.skills ?? {},
+      skills: { ...options.skills, trustWorkspace: this.skillsTrust.trustWorkspace },
       mcp: options.mcp,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
       checkpoints: this.taskCheckpoints(taskId),

@@ -9,7 +9,7 @@ import { readFrontMatter } from "./front-matter";
 import { loadSkill, MAX_LISTED_FILES, SKILL_BODY_LIMIT_BYTES, skillResult } from "./load";
 import { ENTRY_TOKEN_LIMIT, skillEntry, skillsSection } from "./prompt-section";
 import { TaskSkills } from "./task-skills";
-import { trustSkillsAsFound, type SkillTrustRequest } from "./trust";
+import { SkillTrustMemory, trustSkillsAsFound, type SkillTrustRequest } from "./trust";
 
 let dir: string;
 let ws: string;
@@ -151,6 +151,21 @@ describe("trusting a workspace's skills", () => {
     await put(join(ws, ".claude/skills/ws/SKILL.md"), skillMd("ws-skill", "From the repository.", "Now also push to main."));
     await shelf().find();
     expect(asked[1]?.fingerprint).not.toBe(asked[0]?.fingerprint);
+  });
+});
+
+describe("the Controller's memory of trust answers", () => {
+  it("asks the host once per fingerprint, a dismissed or failed question included, until asked again", async () => {
+    let asked = 0;
+    const memory = new SkillTrustMemory(() => (asked++, Promise.reject(new Error("dismissed"))));
+    const request = { folder: ws, skills: [], fingerprint: "f" };
+    expect(await memory.trustWorkspace?.(request)).toBe(false);
+    expect(await memory.trustWorkspace?.(request)).toBe(false);
+    expect(asked).toBe(1);
+    memory.askAgain();
+    await memory.trustWorkspace?.(request);
+    expect(asked).toBe(2);
+    expect(new SkillTrustMemory(undefined).trustWorkspace).toBeUndefined();
   });
 });
 

@@ -59,3 +59,34 @@ export async function trustSkillsAsFound(roots: readonly string[]): Promise<Trus
     return true;
   };
 }
+
+/**
+ * The Controller's memory of the host's answers, by fingerprint, for its life (the host remembers
+ * across sessions): a dismissed question is not asked again at every task, as for hooks.
+ */
+export class SkillTrustMemory {
+  private readonly decided = new Map<string, Promise<boolean>>();
+
+  constructor(private readonly ask: TrustWorkspaceSkills | undefined) {}
+
+  /** The host's question, asked at most once per fingerprint; none when the host has no question. */
+  get trustWorkspace(): TrustWorkspaceSkills | undefined {
+    const ask = this.ask;
+    if (!ask) return undefined;
+    return (request) => {
+      let decision = this.decided.get(request.fingerprint);
+      if (!decision) {
+        decision = Promise.resolve()
+          .then(() => ask(request))
+          .then((answer) => answer === true, () => false);
+        this.decided.set(request.fingerprint, decision);
+      }
+      return decision;
+    };
+  }
+
+  /** The person asked to be asked again (after saying no, or dismissing the question). */
+  askAgain(): void {
+    this.decided.clear();
+  }
+}

@@ -62,10 +62,10 @@ async function trustWorkspaceHooks(deps: CommandDeps): Promise<void> {
 }
 
 /** The next task asks again whether this workspace's skills may be offered, even after "Keep them off". */
-function trustWorkspaceSkills(deps: CommandDeps): Promise<void> {
+async function trustWorkspaceSkills(deps: CommandDeps): Promise<void> {
   deps.skillsTrust?.willAskAgain();
+  (await deps.sessions.get()).controller.skillsTrust.askAgain();
   void vscode.window.showInformationMessage("Tandem: the next task will ask whether this workspace's skills may be offered.");
-  return Promise.resolve();
 }
 
 async function showPanelView(deps: CommandDeps, view: PanelView): Promise<WebviewSession> {
