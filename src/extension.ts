@@ -18,6 +18,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./host/vscode/webview-provider";
 import { McpOAuthBroker } from "./host/vscode/mcp-oauth";
 import { createMcpHub, type McpSetup } from "./host/vscode/mcp-setup";
 import { HooksWorkspaceTrust, TRUST_HOOKS_HINT } from "./host/vscode/hooks-trust";
+import { SkillsWorkspaceTrust, TRUST_SKILLS_HINT } from "./host/vscode/skills-trust";
 import { describeSandbox } from "./shared/sandbox-status";
 import { AttentionToasts, showNotice } from "./host/vscode/attention-toasts";
 import { listVscodeChatModels, onVscodeChatModelsChanged } from "./host/vscode/language-models";
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
   const oauth = new McpOAuthBroker(context.secrets, context.extension.id);
   const workspaceTrusted = () => vscode.workspace.isTrusted;
   const hooksTrust = new HooksWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices), workspaceTrusted);
+  const skillsTrust = new SkillsWorkspaceTrust(context.workspaceState, (message, detail, ...choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices), workspaceTrusted);
   // Loaded once, as require() would; its code cache is written once the page has its first state (so it holds what that compiled).
   let loaded: LoadedCore | undefined;
   const holder = new SessionHolder(async () => {
@@ -115,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
       openFile: openWorkspaceFile,
       saveFile: (fileName, content) => saveWithDialog(fileName, content, host.workspace.roots[0]?.path),
       hooks: { trustWorkspace: hooksTrust.decide, trustHint: TRUST_HOOKS_HINT },
+      skills: { trustWorkspace: skillsTrust.decide, trustHint: TRUST_SKILLS_HINT },
       workspaceTrusted,
       // VS Code's own models need the vscode API, so their handler is built here; the core builds the others.
       createApiHandler: async (config) =>
@@ -156,7 +159,7 @@ export function activate(context: vscode.ExtensionContext): TandemExports {
     host,
     view,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
-    ...registerCommands({ view, sessions: holder, settings, secrets, log, hooksTrust }),
+    ...registerCommands({ view, sessions: holder, settings, secrets, log, hooksTrust, skillsTrust }),
     pageReady,
     oauth,
     vscode.window.registerUriHandler(oauth),

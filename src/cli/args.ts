@@ -57,7 +57,7 @@ export interface CliOptions {
   rules: boolean;
   /** --custom-instructions TEXT: added to every request's system prompt. */
   customInstructions: string;
-  /** --trust-workspace: the workspace's hooks run (and its MCP servers start). */
+  /** --trust-workspace: the workspace's hooks run (and its MCP servers start, its skills are offered). */
   trustWorkspace: boolean;
   /** The model keeps the task's checklist (task_progress); off: --no-focus-chain. */
   focusChain: boolean;
@@ -151,8 +151,9 @@ ${switchLines(" ".repeat(34)).join("\n")}
                                 the global file $XDG_DATA_HOME/tandem/tandem_mcp_settings.json
                                 (else ~/.local/share/tandem/tandem_mcp_settings.json)
   --trust-workspace             trust the code this workspace ships: run its hooks (.clinerules/hooks/,
-                                .tandem/hooks/) and start the servers of its .tandem/mcp.json
-                                (the global hooks, $XDG_DATA_HOME/tandem/hooks/, always run)
+                                .tandem/hooks/), start the servers of its .tandem/mcp.json and
+                                offer its skills (.clinerules/skills/, .tandem/skills/, .claude/skills/)
+                                (the global hooks and skills, $XDG_DATA_HOME/tandem/, always work)
   --no-mcp                      start no MCP servers
   --custom-instructions TEXT    your own instructions, added to every request's system prompt
   --no-rules                    read no rules files (.tandemrules, .clinerules, AGENTS.md,

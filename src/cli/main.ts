@@ -8,6 +8,7 @@ import { createInterface, type Interface } from "node:readline/promises";
 import { buildApiHandler } from "../api";
 import { Controller } from "../core/controller";
 import { trustHooksAsFound } from "../core/hooks";
+import { trustSkillsAsFound } from "../core/skills/trust";
 import { fixedSettings } from "../core/controller/settings-source";
 import { gitCheckpoints } from "../core/checkpoints/checkpoint-service";
 import { listedModelInfo, modelListCache } from "./models-command";
@@ -32,7 +33,7 @@ import { EXIT, EXIT_FOR_OUTCOME } from "./exit-codes";
 import { startMcpHub } from "./mcp-servers";
 import { CliPrinter } from "./printer";
 import { findSavedTask, personMessage, privateStorageFor, storageRootFor } from "./saved-tasks";
-import { checkpointsFolder, globalHooksFolder, globalRulesFolder, globalWorkflowsFolder, tandemDataFolder } from "../core/storage/paths";
+import { checkpointsFolder, globalHooksFolder, globalRulesFolder, globalSkillsFolder, globalWorkflowsFolder, tandemDataFolder } from "../core/storage/paths";
 import { NotifyCommand } from "./notify-command";
 import { TerminalAttention } from "./terminal-attention";
 import { TerminalScreen } from "./terminal-screen";
@@ -151,6 +152,14 @@ async function runTask(cli: CliOptions, saved: SavedTasks): Promise<number> {
       trustHint: cli.trustWorkspace
         ? "--trust-workspace trusts the hooks as they were when the run started; one added or changed since does not run."
         : "Run with --trust-workspace to run them.",
+    },
+    skills: {
+      globalFolder: globalSkillsFolder(tandemDataFolder(process.env)),
+      // As the hooks: a repository's skills as the run finds them; one the model adds or rewrites is not trusted.
+      trustWorkspace: cli.trustWorkspace ? await trustSkillsAsFound([cli.cwd, ...cli.roots]) : () => false,
+      trustHint: cli.trustWorkspace
+        ? "--trust-workspace trusts the skills as they were when the run started; one added or changed since is not offered."
+        : "Run with --trust-workspace to use them.",
     },
     // Kept with the task histories; a run that saves no history keeps no checkpoints either.
     checkpoints: saved.storageRoot ? gitCheckpoints(saved.storageRoot, () => host.workspace.roots) : undefined,

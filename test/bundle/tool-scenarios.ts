@@ -229,6 +229,48 @@ const accessMcpResourceScenario: Scenario = async (env) => {
   expect(resource).toContain("Resource 7");
 };
 
+const SKILL_BODY = "Write the release notes from CHANGELOG.md, newest first, using template.md.";
+
+/**
+ * A workspace skill (in `.claude/skills/`): the prompt names it (not its body), use_skill in
+ * both call forms returns the body and the folder's files; without --trust-workspace it is
+ * neither named nor loaded, and the refusal says how to trust it.
+ */
+const useSkillScenario: Scenario = async (env) => {
+  const cwd = await workspace(env, {
+    ".claude/skills/release-notes/SKILL.md": `---\nname: release-notes\ndescription: Drafts release notes from the changelog.\n---\n\n# Release notes\n\n${SKILL_BODY}\n`,
+    ".claude/skills/release-notes/template.md": "## {version}\n",
+    ".claude/skills/release-notes/.env": "TOKEN=1\n",
+  });
+  const xml = await env.cli.run("Notes", [toolCall("use_skill", { name: "release-notes" }), COMPLETE], { cwd, args: ["--trust-workspace"] });
+  const [loaded] = expectCompleted(xml, 2);
+  expect(loaded).toContain(SKILL_BODY);
+  expect(loaded).not.toContain("description:");
+  expect(loaded).toContain("- template.md");
+  // The guard's secret files are not even listed.
+  expect(loaded).not.toContain(".env");
+  const system = JSON.stringify(xml.requests[0]?.body.system);
+  expect(system).toContain("- release-notes: Drafts release notes from the changelog.");
+  expect(system).not.toContain(SKILL_BODY);
+  // The prompt is the same in every request of the task (prompt caching).
+  expect(JSON.stringify(xml.requests[1]?.body.system)).toBe(system);
+
+  const native = await env.cli.run(
+    "Notes",
+    [{ toolCalls: [{ name: "use_skill", input: { name: "release-notes" } }] }, { toolCalls: [{ name: "attempt_completion", input: { result: "Done." } }] }],
+    { cwd, args: ["--trust-workspace", "--native-tools"] },
+  );
+  expect(native.code, `stderr: ${native.stderr}`).toBe(0);
+  expect(JSON.stringify(native.requests[1]?.body.messages)).toContain(SKILL_BODY);
+
+  const untrusted = await env.cli.run("Notes", [toolCall("use_skill", { name: "release-notes" }), COMPLETE], { cwd });
+  expect(untrusted.code, `stderr: ${untrusted.stderr}`).toBe(0);
+  expect(JSON.stringify(untrusted.requests[0]?.body.system)).not.toContain("Drafts release notes");
+  const [refused] = toolResults(untrusted);
+  expect(refused).toContain("Run with --trust-workspace to use them.");
+  expect(refused).not.toContain(SKILL_BODY);
+};
+
 export const SCENARIOS = {
   read_file: readFileScenario,
   write_to_file: writeToFileScenario,
@@ -244,4 +286,5 @@ export const SCENARIOS = {
   web_fetch: webFetchScenario,
   use_mcp_tool: useMcpToolScenario,
   access_mcp_resource: accessMcpResourceScenario,
+  use_skill: useSkillScenario,
 } satisfies Record<ToolName, Scenario>;

@@ -63,6 +63,8 @@ export interface HarnessOptions {
   workflows?: { globalFolder?: string | true };
   /** The hooks (ControllerOptions.hooks); `globalFolder: true` is `<storage>/hooks`. */
   hooks?: Omit<HooksOptions, "globalFolder"> & { globalFolder?: string | true };
+  /** The skills (ControllerOptions.skills). */
+  skills?: ControllerOptions["skills"];
   /** The OS sandbox commands (and workspace hooks) run in; the caller disposes it. */
   sandbox?: CommandSandbox;
   /** Who joins each task (ControllerOptions.participants; default: the assembly's PARTICIPANTS). */
@@ -153,6 +155,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     hooks: options.hooks && { ...options.hooks, globalFolder: options.hooks.globalFolder === true ? join(storage, "hooks") : options.hooks.globalFolder },
     workflows: options.workflows && { globalFolder: options.workflows.globalFolder === true ? join(storage, "workflows") : options.workflows.globalFolder },
     rules: options.rules && { ...options.rules, globalFolder: options.rules.globalFolder === true ? join(storage, "rules") : options.rules.globalFolder },
+    skills: options.skills,
     participants: options.participants,
   });
   controller.events.onDidChangeChat((change) => {

@@ -29,12 +29,16 @@ const CALLS: Readonly<Record<string, (site: TestSite) => Record<string, string>>
   web_fetch: (site) => ({ url: site.url("/article") }),
   use_mcp_tool: () => ({ server_name: "everything", tool_name: "echo", arguments: '{"message": "hi"}' }),
   access_mcp_resource: () => ({ server_name: "everything", uri: "demo://resource/dynamic/text/1" }),
+  use_skill: () => ({ name: "notes" }),
 };
 
 /** The MCP tools need a server to ask about. */
 const MCP = { servers: { everything: stdio(serverScript("server-everything"), "stdio") } };
 
-const FILES: Readonly<Record<string, string>> = { "src/main.ts": "export const main = 1;\nexport function start() {}\n" };
+const FILES: Readonly<Record<string, string>> = {
+  "src/main.ts": "export const main = 1;\nexport function start() {}\n",
+  ".tandem/skills/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes.\n---\nWrite NOTES.md.\n",
+};
 
 const asking = Object.values(TOOLS).filter((tool) => tool.approval !== "none");
 /** Nothing is approved without asking. */
@@ -74,7 +78,7 @@ describe("a note typed with Approve", () => {
   ] as const)("in %s mode", (mode, call, done) => {
     it.each(asking.map((tool) => [tool.name]))("reaches the model after %s", async (name) => {
       const params = CALLS[name]?.(site) ?? {};
-      const h = (harness = await startHarness({ provider: "anthropic", settings: { toolCallMode: mode, autoApproval: ASK_ALL }, answer: approveWithNote, turns: [call(name, params), done], ...(name.includes("mcp") ? { mcp: MCP } : {}) }));
+      const h = (harness = await startHarness({ provider: "anthropic", settings: { toolCallMode: mode, autoApproval: ASK_ALL }, answer: approveWithNote, turns: [call(name, params), done], ...(name.includes("mcp") ? { mcp: MCP } : {}), skills: { trustWorkspace: () => true } }));
       for (const [file, content] of Object.entries(FILES)) {
         await mkdir(join(h.workspace, file, ".."), { recursive: true });
         await writeFile(join(h.workspace, file), content);

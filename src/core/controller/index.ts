@@ -35,6 +35,8 @@ import { ModeApiHandler } from "./mode-api";
 import type { SettingsSource } from "./settings-source";
 import { acceptShownResult, type LastAnswer } from "./shown-result";
 import { apiKeySecret, environmentSecrets } from "../secrets/known-secrets";
+import type { SkillsOptions } from "../skills/task-skills";
+import { SkillTrustMemory } from "../skills/trust";
 import { assembleTask, type ParticipantFactory } from "./task-assembly";
 import { WorkspaceContext } from "./workspace-context";
 
@@ -83,6 +85,8 @@ export interface ControllerOptions {
   workflows?: { readonly globalFolder?: string; readonly workspace?: () => boolean };
   /** The hooks (core/hooks): the global folder (`<Tandem storage>/hooks/`) and how a workspace's are trusted. */
   hooks?: HooksOptions;
+  /** The skills (core/skills): the global folder (`<Tandem storage>/skills/`) and whether a workspace's are trusted (none: never). */
+  skills?: SkillsOptions;
   partialUpdateIntervalMs?: number;
   /** Who joins each task, in order (default: task-assembly.ts's PARTICIPANTS). */
   participants?: readonly ParticipantFactory[];
@@ -106,12 +110,15 @@ export class Controller {
   private readonly historyFollower: HistoryFollower;
   /** Outlives tasks, so the person's trust in a workspace's hooks does too. */
   readonly hooks: WorkspaceHooks;
+  /** Outlives tasks, as the hooks' trust does: a question the person dismissed is not asked at every task. */
+  readonly skillsTrust: SkillTrustMemory;
   /** The mode the person last chose (or a task opened in): the next task starts in it. */
   private chosenMode: AgentMode | undefined;
 
   constructor(private readonly options: ControllerOptions) {
     this.events = new ControllerEvents((error) => options.host.window.notify("error", `Tandem: ${errorText(error)}`));
     this.hooks = new WorkspaceHooks(options.hooks);
+    this.skillsTrust = new SkillTrustMemory(options.skills?.trustWorkspace);
     this.workspace = new WorkspaceContext({ roots: () => options.host.workspace.roots, settings: () => this.getSettings(), rules: options.rules, workflows: options.workflows });
     this.historyFollower = new HistoryFollower({
       history: options.history,
@@ -302,6 +309,7 @@ export class Controller {
       slash: this.workspace.slashCommands(guard, options.mcp),
       rules: () => this.workspace.readRules(guard),
       hooks: this.hooks,
+      skills: { ...options.skills, trustWorkspace: this.skillsTrust.trustWorkspace },
       mcp: options.mcp,
       mcpConnectWaitMs: options.mcpConnectWaitMs,
       checkpoints: this.taskCheckpoints(taskId),

@@ -29,9 +29,11 @@ import { PersonText } from "../participants/person-text/person-text";
 import { RulesInLoop } from "../participants/rules/rules";
 import { SandboxInLoop } from "../participants/sandbox/sandbox";
 import { SecretsKeptOut } from "../participants/secrets/secrets";
+import { SkillsInLoop } from "../participants/skills/skills";
 import type { KnownSecret } from "../secrets/known-secrets";
 import { SecretFiles } from "../secrets/secret-files";
 import type { CommandSandbox } from "../sandbox/command-sandbox";
+import { TaskSkills, type SkillsOptions } from "../skills/task-skills";
 import type { SlashCommands } from "../slash";
 import type { TaskStorage } from "../storage/task-storage";
 import { Task } from "../task";
@@ -61,6 +63,8 @@ export interface TaskKit {
   /** Reads the rules files and custom instructions as they are now. */
   readonly rules: () => Promise<LoadedRules>;
   readonly hooks: WorkspaceHooks;
+  /** Where the skills are and whether the workspace's are trusted; none: no skills. */
+  readonly skills?: SkillsOptions;
   /** The session's MCP servers; none: no MCP tools, no MCP section. */
   readonly mcp?: McpServers;
   readonly mcpConnectWaitMs?: number;
@@ -86,6 +90,8 @@ export const PARTICIPANTS: readonly ParticipantFactory[] = [
   (scope) => new ContextWindow(scope),
   (scope) => new FocusChain(scope),
   (scope, kit) => (kit.mcp && offersMcp(kit) ? new McpInLoop(scope, kit.mcp, Object.keys(kit.tools), kit.mcpConnectWaitMs) : undefined),
+  // Found once when the task opens: the prompt's list stays the same every request.
+  (scope, kit) => kit.skills && new SkillsInLoop(scope, new TaskSkills(scope.roots.paths, scope.guard, kit.skills)),
   (scope) => new PlanActMode(scope),
   (scope, kit) => new HooksInLoop(kit.hooks.forTask({ taskId: scope.taskId, roots: scope.roots.paths, settings: () => scope.settings(), commands: scope.commands, say: (kind, text, extra) => scope.say(kind, text, extra) })),
   // After the hooks: a task they stop at its beginning never began its work, so it has nothing to notify.

@@ -7,7 +7,7 @@ import { ProviderModels, type HostModelLister } from "./provider-models";
 import { testConnection, type ConnectionResult } from "./connection-test";
 import { memoryProviderMemory, withProviderSwitch, type ProviderMemory } from "./provider-switch";
 import type { ModelListStore } from "../../api/model-list-cache";
-import { globalHooksFolder, globalRulesFolder, globalWorkflowsFolder } from "../storage/paths";
+import { globalHooksFolder, globalRulesFolder, globalSkillsFolder, globalWorkflowsFolder } from "../storage/paths";
 import { TaskHistory } from "../storage/task-history";
 import { TaskDigests } from "../history/task-digests";
 import { HistoryPanel, isHistoryMessage } from "./history-panel";
@@ -25,9 +25,11 @@ import type { McpHub } from "../mcp";
 import { McpPanel, type McpPanelHost } from "./mcp-panel";
 import { NO_MCP } from "./mcp-views";
 import type { HooksOptions } from "../hooks";
+import type { SkillsOptions } from "../skills/task-skills";
 import { WorkspaceSearch } from "../context/workspace-search";
 import { checkpointName, checkpointNumber } from "../../shared/checkpoints";
 import type { ChatMessage } from "../../shared/messages";
+
 export { CommandSandbox } from "../sandbox/command-sandbox";
 export { McpServerConfiner } from "../sandbox/mcp-server-confiner";
 export { McpHub } from "../mcp";
@@ -69,6 +71,8 @@ export interface WebviewSessionDeps {
   mcpHost?: McpPanelHost;
   /** How a workspace's hooks are trusted (the global ones are `<storageRoot>/hooks/`); none: workspace hooks never run. */
   hooks?: Omit<HooksOptions, "globalFolder">;
+  /** How a workspace's skills are trusted (the global ones are `<storageRoot>/skills/`); none: workspace skills are never offered. */
+  skills?: Omit<SkillsOptions, "globalFolder">;
   /** False while the editor does not trust the workspace (Restricted Mode): its workflows stay off. */
   workspaceTrusted?: () => boolean;
   /** Passed to the Controller (tests shorten retries and throttling). */
@@ -130,6 +134,7 @@ export class WebviewSession {
       rules: { globalFolder: globalRulesFolder(deps.storageRoot) },
       workflows: { globalFolder: globalWorkflowsFolder(deps.storageRoot), ...(deps.workspaceTrusted ? { workspace: deps.workspaceTrusted } : {}) },
       hooks: { globalFolder: globalHooksFolder(deps.storageRoot), ...deps.hooks },
+      skills: { globalFolder: globalSkillsFolder(deps.storageRoot), ...deps.skills },
       ...deps.controllerOptions,
     });
     const { events } = this.controller;

@@ -61,6 +61,11 @@ export function globalWorkflowsFolder(globalRoot: string): string {
   return path.join(globalRoot, "workflows");
 }
 
+/** Every folder in it holding a SKILL.md is a skill in every workspace. */
+export function globalSkillsFolder(globalRoot: string): string {
+  return path.join(globalRoot, "skills");
+}
+
 /** The person's MCP servers (Cline's file name, so its format is recognised). */
 export function globalMcpSettingsFile(globalRoot: string): string {
   return path.join(globalRoot, "tandem_mcp_settings.json");

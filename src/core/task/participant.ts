@@ -19,6 +19,7 @@ import type { AskMessage, AskResponse, ChatMessage } from "../../shared/messages
 import type { Notice } from "../../shared/notice";
 import type { AgentMode, ToolCallMode } from "../../shared/settings";
 import type { McpServers } from "../mcp/servers";
+import type { SkillShelf } from "../skills/task-skills";
 import type { RequestDraft } from "./request-draft";
 import type { TaskEnded, TaskOutcome } from "./round-outcome";
 import type { ToolCall } from "./tool-call";
@@ -95,6 +96,8 @@ export interface LentServices {
   readonly changes?: { sinceStart(): Promise<readonly string[]> };
   /** Runs the Notification hooks for a notification the task makes (the hooks); it does not wait for them. */
   readonly notificationHook?: (notice: Notice) => void;
+  /** The task's skills, found once (the skills participant): use_skill reads them. */
+  readonly skills?: SkillShelf;
 }
 
 export type TaskOpening = { readonly kind: "new" } | { readonly kind: "resumed"; readonly chat: readonly ChatMessage[] };

@@ -13,6 +13,7 @@ import type { VscodeSettingsStore } from "./settings-store";
 import { hasWorkspaceFolder, NO_FOLDER_MESSAGE } from "./vscode-host";
 import type { ChatViewProvider } from "./webview-provider";
 import type { HooksWorkspaceTrust } from "./hooks-trust";
+import type { SkillsWorkspaceTrust } from "./skills-trust";
 import { errorText } from "../../core/util/error-text";
 
 export interface CommandDeps {
@@ -22,6 +23,7 @@ export interface CommandDeps {
   readonly secrets: VscodeSecretStore;
   readonly log: vscode.LogOutputChannel;
   readonly hooksTrust?: HooksWorkspaceTrust;
+  readonly skillsTrust?: SkillsWorkspaceTrust;
 }
 
 
@@ -36,6 +38,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     "tandem.cancelTask": () => cancelTask(deps),
     "tandem.setApiKey": () => setApiKey(deps),
     "tandem.trustWorkspaceHooks": () => trustWorkspaceHooks(deps),
+    "tandem.trustWorkspaceSkills": () => trustWorkspaceSkills(deps),
     "tandem.toggleMode": async () => (await showPanelView(deps, "chat")).toggleMode(),
   };
   return Object.entries(handlers).map(([id, handler]) =>
@@ -56,6 +59,13 @@ async function trustWorkspaceHooks(deps: CommandDeps): Promise<void> {
   deps.hooksTrust?.willAskAgain();
   (await deps.sessions.get()).controller.hooks.askAgain();
   void vscode.window.showInformationMessage("Tandem: the next time a hook point comes, you will be asked whether this workspace's hooks may run.");
+}
+
+/** The next task asks again whether this workspace's skills may be offered, even after "Keep them off". */
+async function trustWorkspaceSkills(deps: CommandDeps): Promise<void> {
+  deps.skillsTrust?.willAskAgain();
+  (await deps.sessions.get()).controller.skillsTrust.askAgain();
+  void vscode.window.showInformationMessage("Tandem: the next task will ask whether this workspace's skills may be offered.");
 }
 
 async function showPanelView(deps: CommandDeps, view: PanelView): Promise<WebviewSession> {

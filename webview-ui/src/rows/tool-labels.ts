@@ -17,6 +17,7 @@ const LABELS: Record<string, { icon: string; action: string; done: string }> = {
   list_code_definition_names: { icon: "symbol-class", action: "view source code definitions in", done: "viewed source code definitions in" },
   search_files: { icon: "search", action: "search this directory", done: "searched this directory" },
   web_fetch: { icon: "globe", action: "fetch this URL", done: "fetched this URL" },
+  use_skill: { icon: "book", action: "use this skill", done: "used this skill" },
   write_to_file: { icon: "new-file", action: "write this file", done: "wrote this file" },
   replace_in_file: { icon: "edit", action: "edit this file", done: "edited this file" },
   execute_command: { icon: "terminal", action: "run this command", done: "ran this command" },

@@ -16,6 +16,7 @@ import { replaceInFileTool } from "./replace-in-file";
 import { searchFilesTool } from "./search-files";
 import type { ToolDefinition } from "./types";
 import { useMcpToolTool } from "./use-mcp-tool";
+import { useSkillTool } from "./use-skill";
 import { webFetchTool } from "./web-fetch";
 import { writeToFileTool } from "./write-to-file";
 
@@ -37,6 +38,7 @@ export const TOOLS = {
   web_fetch: webFetchTool,
   use_mcp_tool: useMcpToolTool,
   access_mcp_resource: accessMcpResourceTool,
+  use_skill: useSkillTool,
 } satisfies ToolSet;
 
 /** The tools that only mean something with MCP servers: a session without a hub leaves them out. */

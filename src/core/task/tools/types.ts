@@ -11,6 +11,7 @@ import type { BackgroundCommands } from "../background-commands";
 import type { CommandRunner } from "../../sandbox/task-commands";
 import type { PathGuard } from "../../ignore/path-guard";
 import type { McpServers } from "../../mcp/servers";
+import type { SkillShelf } from "../../skills/task-skills";
 import type { AgentMode } from "../../../shared/settings";
 import type { WorkspaceRoots } from "../../util/workspace-roots";
 
@@ -81,6 +82,8 @@ export interface ToolContext {
   readonly previews: EditPreviews;
   /** The MCP servers (use_mcp_tool, access_mcp_resource); none when the session has no hub. */
   readonly mcp?: McpServers;
+  /** The task's skills (use_skill); none when no participant lends them. */
+  readonly skills?: SkillShelf;
   /** Which reads the conversation holds (read_file); none: every read goes out in full. */
   readonly reads?: ReadRecord;
   /** The task's Plan/Act mode as it is now (the person may switch while a tool waits). */
