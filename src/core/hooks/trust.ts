@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { findHooks, hookFolders, type HookFile } from "./discovery";
 import type { HookPoint } from "./hook-points";
+import { TrustDecisions } from "../util/trust-decisions";
 
 export interface HookTrustRequest {
   /** The workspace folder whose hooks these are. */
@@ -23,30 +24,23 @@ export type TrustWorkspaceHooks = (request: HookTrustRequest) => boolean | Promi
 
 export class HookTrust {
   /** Decisions by fingerprint, for the Controller's life (the host remembers across sessions). */
-  private readonly decided = new Map<string, Promise<boolean>>();
+  private readonly decisions: TrustDecisions<HookTrustRequest> | undefined;
   /** Contents' hashes by real path, read again only when the file's stat changes. */
   private readonly hashes = new Map<string, { stamp: string; hash: string }>();
 
-  constructor(private readonly ask: TrustWorkspaceHooks | undefined) {}
+  constructor(ask: TrustWorkspaceHooks | undefined) {
+    this.decisions = ask ? new TrustDecisions(ask) : undefined;
+  }
 
   /** Whether the hooks of `folder` may run; asks the host at most once per fingerprint. */
   async trusted(folder: string, hooks: readonly HookFile[]): Promise<boolean> {
-    if (!this.ask || hooks.length === 0) return false;
-    const request: HookTrustRequest = { folder, hooks: hooks.map((h) => ({ point: h.point, path: h.path })), fingerprint: await this.fingerprint(hooks) };
-    let decision = this.decided.get(request.fingerprint);
-    if (!decision) {
-      const ask = this.ask;
-      decision = Promise.resolve()
-        .then(() => ask(request))
-        .then((answer) => answer === true, () => false);
-      this.decided.set(request.fingerprint, decision);
-    }
-    return decision;
+    if (!this.decisions || hooks.length === 0) return false;
+    return this.decisions.decide({ folder, hooks: hooks.map((h) => ({ point: h.point, path: h.path })), fingerprint: await this.fingerprint(hooks) });
   }
 
   /** The person asked to be asked again (after saying no). */
   forget(): void {
-    this.decided.clear();
+    this.decisions?.forget();
   }
 
   private fingerprint(hooks: readonly HookFile[]): Promise<string> {

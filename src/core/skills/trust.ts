@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import { SKILL_BODY_LIMIT_BYTES } from "./load";
 import { findSkills, type Skill } from "./discovery";
+import { TrustDecisions } from "../util/trust-decisions";
 
 export interface SkillTrustRequest {
   /** The workspace folder whose skills these are. */
@@ -65,28 +66,19 @@ export async function trustSkillsAsFound(roots: readonly string[]): Promise<Trus
  * across sessions): a dismissed question is not asked again at every task, as for hooks.
  */
 export class SkillTrustMemory {
-  private readonly decided = new Map<string, Promise<boolean>>();
+  private readonly decisions: TrustDecisions<SkillTrustRequest> | undefined;
 
-  constructor(private readonly ask: TrustWorkspaceSkills | undefined) {}
+  constructor(ask: TrustWorkspaceSkills | undefined) {
+    this.decisions = ask ? new TrustDecisions(ask) : undefined;
+  }
 
   /** The host's question, asked at most once per fingerprint; none when the host has no question. */
   get trustWorkspace(): TrustWorkspaceSkills | undefined {
-    const ask = this.ask;
-    if (!ask) return undefined;
-    return (request) => {
-      let decision = this.decided.get(request.fingerprint);
-      if (!decision) {
-        decision = Promise.resolve()
-          .then(() => ask(request))
-          .then((answer) => answer === true, () => false);
-        this.decided.set(request.fingerprint, decision);
-      }
-      return decision;
-    };
+    return this.decisions?.decide;
   }
 
   /** The person asked to be asked again (after saying no, or dismissing the question). */
   askAgain(): void {
-    this.decided.clear();
+    this.decisions?.forget();
   }
 }
